@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Discovery of the extensions rvctr uses.  Linux 6.12 has no ISA ids for
+ * Smctr/Ssctr/Sscsrind, so read each cpu node's riscv,isa-extensions and
+ * keep what every possible hart has: perf events migrate between harts,
+ * so a capability present on only some of them cannot be offered.
+ */
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/of.h>
+#include <linux/smp.h>
+#include <asm/csr.h>
+
+#include <rvctr/ctr.h>
+#include "rvctr.h"
+
+static const char * const rvctr_ext_names[RVCTR_NR_EXT] = {
+	[RVCTR_EXT_SSCOFPMF]	= "sscofpmf",
+	[RVCTR_EXT_SMCSRIND]	= "smcsrind",
+	[RVCTR_EXT_SSCSRIND]	= "sscsrind",
+	[RVCTR_EXT_SMCTR]	= "smctr",
+	[RVCTR_EXT_SSCTR]	= "ssctr",
+	[RVCTR_EXT_SMCDELEG]	= "smcdeleg",
+	[RVCTR_EXT_SSCCFG]	= "ssccfg",
+	[RVCTR_EXT_SMSTATEEN]	= "smstateen",
+	[RVCTR_EXT_H]		= "h",
+};
+
+const char *rvctr_ext_name(enum rvctr_ext ext)
+{
+	return ext < RVCTR_NR_EXT ? rvctr_ext_names[ext] : "?";
+}
+
+static unsigned long rvctr_node_exts(struct device_node *np)
+{
+	unsigned long ext = 0;
+	int i;
+
+	for (i = 0; i < RVCTR_NR_EXT; i++)
+		if (of_property_match_string(np, "riscv,isa-extensions",
+					      rvctr_ext_names[i]) >= 0)
+			ext |= BIT(i);
+	return ext;
+}
+
+/*
+ * Supported depths: sctrdepth is WARL, so write each encoding and keep
+ * those that read back unchanged (CTR v1.0, sctrdepth).  Runs on the hart
+ * being probed with interrupts off; restores the previous depth.
+ */
+static void rvctr_probe_depths(void *info)
+{
+	unsigned int *depths = info;
+	unsigned long old, enc;
+	unsigned int found = 0;
+
+	old = csr_read(RVCTR_CSR_SCTRDEPTH);
+	for (enc = 0; enc <= RVCTR_DEPTH_ENC_MAX; enc++) {
+		csr_write(RVCTR_CSR_SCTRDEPTH, enc);
+		if (RVCTR_GET(RVCTR_DEPTH_FIELD, csr_read(RVCTR_CSR_SCTRDEPTH)) == enc)
+			found |= BIT(enc);
+	}
+	csr_write(RVCTR_CSR_SCTRDEPTH, old);
+	/* Keep only the depths every hart supports. */
+	*depths &= found;
+}
+
+int rvctr_isa_probe(struct device *dev, struct rvctr_caps *caps)
+{
+	struct device_node *np;
+	unsigned int depths = GENMASK(RVCTR_DEPTH_ENC_MAX, 0);
+	unsigned long ext = ~0UL;
+	int cpu, ret;
+
+	for_each_possible_cpu(cpu) {
+		np = of_get_cpu_node(cpu, NULL);
+		if (!np) {
+			dev_err(dev, "cpu%d has no device tree node\n", cpu);
+			return -ENODEV;
+		}
+		ext &= rvctr_node_exts(np);
+		of_node_put(np);
+	}
+	caps->ext = ext & GENMASK(RVCTR_NR_EXT - 1, 0);
+	caps->ctr_depths = 0;
+	if (!rvctr_has(caps, RVCTR_EXT_SSCTR) || !rvctr_has(caps, RVCTR_EXT_SSCSRIND))
+		return 0;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		ret = smp_call_function_single(cpu, rvctr_probe_depths, &depths, 1);
+		if (ret) {
+			cpus_read_unlock();
+			return ret;
+		}
+	}
+	cpus_read_unlock();
+	caps->ctr_depths = depths;
+	return 0;
+}

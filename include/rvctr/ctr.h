@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * RISC-V Control Transfer Records (Smctr/Ssctr, ratified v1.0) and the
+ * counter CSRs rvctr uses: register layout and pure decode helpers.
+ *
+ * This is the one place the layout is written down.  The kernel driver,
+ * the rvctr tool and the host unit tests all include it, so it depends on
+ * nothing but <linux/types.h> and the perf UAPI constants, and every helper
+ * is a static inline without side effects.
+ *
+ * Note: the v0.1.4 draft in the seeds has other CSR numbers and bit
+ * positions; v1.0 is what hardware and QEMU 10 implement.
+ */
+#ifndef RVCTR_CTR_H
+#define RVCTR_CTR_H
+
+#include <linux/types.h>
+#include <linux/perf_event.h>
+
+#define RVCTR_BIT(n)		(1ULL << (n))
+/* Contiguous mask of bits h..l (inclusive), like the kernel's GENMASK_ULL. */
+#define RVCTR_MASK(h, l)	((~0ULL >> (63 - (h))) & (~0ULL << (l)))
+/* Extract/insert a field given its mask, like FIELD_GET/FIELD_PREP. */
+#define RVCTR_GET(mask, v)	(((__u64)(v) & (mask)) >> __builtin_ctzll(mask))
+#define RVCTR_PREP(mask, v)	(((__u64)(v) << __builtin_ctzll(mask)) & (mask))
+
+/* CSR numbers (CTR v1.0 chapter 2; Smcsrind; Sscofpmf; Smcdeleg) */
+#define RVCTR_CSR_SCOUNTINHIBIT	0x120
+#define RVCTR_CSR_SCTRCTL	0x14e
+#define RVCTR_CSR_SCTRSTATUS	0x14f
+#define RVCTR_CSR_SISELECT	0x150
+#define RVCTR_CSR_SIREG		0x151
+#define RVCTR_CSR_SIREG2	0x152
+#define RVCTR_CSR_SIREG3	0x153
+#define RVCTR_CSR_SCTRDEPTH	0x15f
+#define RVCTR_CSR_VSCTRCTL	0x24e
+#define RVCTR_CSR_MCTRCTL	0x34e
+#define RVCTR_CSR_SCOUNTOVF	0xda0
+
+/* SCTRCLR: zero every entry and the cycle counter (CTR v1.0 2.5). */
+#define RVCTR_INSN_SCTRCLR	0x10400073
+
+/* xctrctl fields */
+#define RVCTR_CTL_U		RVCTR_BIT(0)
+#define RVCTR_CTL_S		RVCTR_BIT(1)
+#define RVCTR_CTL_M		RVCTR_BIT(2)
+#define RVCTR_CTL_RASEMU	RVCTR_BIT(7)
+#define RVCTR_CTL_STE		RVCTR_BIT(8)
+#define RVCTR_CTL_MTE		RVCTR_BIT(9)
+#define RVCTR_CTL_BPFRZ		RVCTR_BIT(11)
+#define RVCTR_CTL_LCOFIFRZ	RVCTR_BIT(12)
+#define RVCTR_CTL_EXCINH	RVCTR_BIT(33)
+#define RVCTR_CTL_INTRINH	RVCTR_BIT(34)
+#define RVCTR_CTL_TRETINH	RVCTR_BIT(35)
+#define RVCTR_CTL_NTBREN	RVCTR_BIT(36)
+#define RVCTR_CTL_TKBRINH	RVCTR_BIT(37)
+#define RVCTR_CTL_INDCALLINH	RVCTR_BIT(40)
+#define RVCTR_CTL_DIRCALLINH	RVCTR_BIT(41)
+#define RVCTR_CTL_INDJMPINH	RVCTR_BIT(42)
+#define RVCTR_CTL_DIRJMPINH	RVCTR_BIT(43)
+#define RVCTR_CTL_CORSWAPINH	RVCTR_BIT(44)
+#define RVCTR_CTL_RETINH	RVCTR_BIT(45)
+#define RVCTR_CTL_INDLJMPINH	RVCTR_BIT(46)
+#define RVCTR_CTL_DIRLJMPINH	RVCTR_BIT(47)
+/* Every transfer-type inhibit bit; NTBREN (36) is an enable, not an inhibit. */
+#define RVCTR_CTL_INH_ALL	(RVCTR_MASK(35, 33) | RVCTR_MASK(47, 37))
+
+/* sctrstatus */
+#define RVCTR_STATUS_WRPTR	RVCTR_MASK(7, 0)
+#define RVCTR_STATUS_FROZEN	RVCTR_BIT(31)
+
+/* sctrdepth: DEPTH in bits 2:0 encodes 16 << DEPTH entries (WARL). */
+#define RVCTR_DEPTH_FIELD	RVCTR_MASK(2, 0)
+#define RVCTR_DEPTH_ENC_MAX	4
+#define RVCTR_DEPTH_MIN		16U
+#define RVCTR_DEPTH_MAX		256U
+
+/* Entry i is reached with siselect = 0x200 + i; sireg/2/3 = source/target/data. */
+#define RVCTR_ISELECT_ENTRY0	0x200
+#define RVCTR_SOURCE_V		RVCTR_BIT(0)
+#define RVCTR_TARGET_MISP	RVCTR_BIT(0)
+#define RVCTR_DATA_TYPE		RVCTR_MASK(3, 0)
+#define RVCTR_DATA_CCV		RVCTR_BIT(15)
+#define RVCTR_DATA_CC		RVCTR_MASK(31, 16)
+#define RVCTR_DATA_CCM		RVCTR_MASK(27, 16)
+#define RVCTR_DATA_CCE		RVCTR_MASK(31, 28)
+
+/* Counter delegation (Smcdeleg/Ssccfg): siselect 0x40 + i reaches counter i. */
+#define RVCTR_ISELECT_COUNTER0	0x40
+
+/* ctrdata.TYPE; the inhibit bit of a type is 32 + TYPE where one exists. */
+enum rvctr_type {
+	RVCTR_TYPE_NONE		= 0,
+	RVCTR_TYPE_EXC		= 1,
+	RVCTR_TYPE_INTR		= 2,
+	RVCTR_TYPE_TRET		= 3,
+	RVCTR_TYPE_NTBR		= 4,
+	RVCTR_TYPE_TKBR		= 5,
+	RVCTR_TYPE_INDCALL	= 8,
+	RVCTR_TYPE_DIRCALL	= 9,
+	RVCTR_TYPE_INDJMP	= 10,
+	RVCTR_TYPE_DIRJMP	= 11,
+	RVCTR_TYPE_CORSWAP	= 12,
+	RVCTR_TYPE_RET		= 13,
+	RVCTR_TYPE_INDLJMP	= 14,
+	RVCTR_TYPE_DIRLJMP	= 15,
+	RVCTR_NR_TYPES		= 16,
+};
+
+/* One entry as read from the hardware (or a raw snapshot). */
+struct rvctr_raw_entry {
+	__u64 source;
+	__u64 target;
+	__u64 data;
+};
+
+static inline unsigned int rvctr_depth_decode(__u64 sctrdepth)
+{
+	unsigned int enc = RVCTR_GET(RVCTR_DEPTH_FIELD, sctrdepth);
+
+	return enc > RVCTR_DEPTH_ENC_MAX ? 0 : RVCTR_DEPTH_MIN << enc;
+}
+
+/* Encoding for a depth of 16..256 entries; -1 if not a power of two in range. */
+static inline int rvctr_depth_encode(unsigned int depth)
+{
+	int enc;
+
+	for (enc = 0; enc <= RVCTR_DEPTH_ENC_MAX; enc++)
+		if ((RVCTR_DEPTH_MIN << enc) == depth)
+			return enc;
+	return -1;
+}
+
+static inline int rvctr_entry_valid(__u64 source)
+{
+	return !!(source & RVCTR_SOURCE_V);
+}
+
+static inline __u64 rvctr_entry_source(__u64 source)
+{
+	return source & ~RVCTR_SOURCE_V;
+}
+
+static inline __u64 rvctr_entry_target(__u64 target)
+{
+	return target & ~RVCTR_TARGET_MISP;
+}
+
+static inline int rvctr_entry_misp(__u64 target)
+{
+	return !!(target & RVCTR_TARGET_MISP);
+}
+
+static inline unsigned int rvctr_data_type(__u64 data)
+{
+	return RVCTR_GET(RVCTR_DATA_TYPE, data);
+}
+
+static inline int rvctr_data_ccv(__u64 data)
+{
+	return !!(data & RVCTR_DATA_CCV);
+}
+
+/*
+ * Elapsed cycles since the previous record (CTR v1.0 "Cycle Counting"):
+ * CCE == 0 gives CCM; else (2^12 + CCM) << (CCE - 1).  When CCE > 1 the
+ * low CCE - 1 bits are not reported; @unbias adds the spec's mean undercount
+ * (2^(CCE-1) - 1) / 2 so that sums over many records are unbiased.
+ */
+static inline __u64 rvctr_data_cycles(__u64 data, int unbias)
+{
+	__u64 cce = RVCTR_GET(RVCTR_DATA_CCE, data);
+	__u64 ccm = RVCTR_GET(RVCTR_DATA_CCM, data);
+	__u64 cycles;
+
+	if (!cce)
+		return ccm;
+	cycles = (4096 + ccm) << (cce - 1);
+	if (unbias && cce > 1)
+		cycles += ((1ULL << (cce - 1)) - 1) / 2;
+	return cycles;
+}
+
+/* perf_branch_entry.cycles is 16 bits wide: saturate. */
+static inline __u16 rvctr_cycles_sat16(__u64 cycles)
+{
+	return cycles > 0xffff ? 0xffff : (__u16)cycles;
+}
+
+/*
+ * ctrdata.TYPE to perf's branch type.  Exceptions map to SYSCALL (ecall is
+ * the common case; perf has no generic "exception"), not-taken and taken
+ * branches to COND, jumps with no link to UNCOND/IND.  Reserved types map
+ * to UNKNOWN.  Table indexed by TYPE, bounds-checked by the helper.
+ */
+static inline unsigned int rvctr_type_to_perf(unsigned int type)
+{
+	static const __u8 map[RVCTR_NR_TYPES] = {
+		[RVCTR_TYPE_NONE]	= PERF_BR_UNKNOWN,
+		[RVCTR_TYPE_EXC]	= PERF_BR_SYSCALL,
+		[RVCTR_TYPE_INTR]	= PERF_BR_IRQ,
+		[RVCTR_TYPE_TRET]	= PERF_BR_ERET,
+		[RVCTR_TYPE_NTBR]	= PERF_BR_COND,
+		[RVCTR_TYPE_TKBR]	= PERF_BR_COND,
+		[6]			= PERF_BR_UNKNOWN,
+		[7]			= PERF_BR_UNKNOWN,
+		[RVCTR_TYPE_INDCALL]	= PERF_BR_IND_CALL,
+		[RVCTR_TYPE_DIRCALL]	= PERF_BR_CALL,
+		[RVCTR_TYPE_INDJMP]	= PERF_BR_IND,
+		[RVCTR_TYPE_DIRJMP]	= PERF_BR_UNCOND,
+		[RVCTR_TYPE_CORSWAP]	= PERF_BR_UNKNOWN,
+		[RVCTR_TYPE_RET]	= PERF_BR_RET,
+		[RVCTR_TYPE_INDLJMP]	= PERF_BR_IND,
+		[RVCTR_TYPE_DIRLJMP]	= PERF_BR_UNCOND,
+	};
+
+	return type < RVCTR_NR_TYPES ? map[type] : PERF_BR_UNKNOWN;
+}
+
+/* Short names for reports and raw dumps ("tkbr", "ret", ...). */
+static inline const char *rvctr_type_name(unsigned int type)
+{
+	static const char * const names[RVCTR_NR_TYPES] = {
+		"none", "exc", "intr", "tret", "ntbr", "tkbr", "rsvd6", "rsvd7",
+		"indcall", "dircall", "indjmp", "dirjmp", "corswap", "ret",
+		"indljmp", "dirljmp",
+	};
+
+	return type < RVCTR_NR_TYPES ? names[type] : "invalid";
+}
+
+/*
+ * riscv64 kernels live in the upper half of every Sv39/48/57 address space:
+ * the sign bit tells a kernel address from a user one.
+ */
+static inline int rvctr_addr_is_kernel(__u64 addr)
+{
+	return !!(addr >> 63);
+}
+
+/* A decoded entry, independent of perf_branch_entry's bitfield layout. */
+struct rvctr_branch {
+	__u64 from;
+	__u64 to;
+	__u16 cycles;		/* saturated; 0 when !cycles_valid */
+	__u8 type;		/* RVCTR_TYPE_* */
+	__u8 perf_type;		/* PERF_BR_* */
+	__u8 mispred;
+	__u8 predicted;		/* only meaningful when the hart reports MISP */
+	__u8 cycles_valid;
+	__u8 kernel_from;
+};
+
+/*
+ * Decode one raw entry; returns 0 if the entry is not valid (V = 0).
+ * @has_misp: the hart implements MISP; otherwise neither mispred nor
+ * predicted is claimed (perf prints '-').
+ */
+static inline int rvctr_decode(const struct rvctr_raw_entry *e, int has_misp,
+			       struct rvctr_branch *b)
+{
+	if (!rvctr_entry_valid(e->source))
+		return 0;
+	b->from = rvctr_entry_source(e->source);
+	b->to = rvctr_entry_target(e->target);
+	b->type = rvctr_data_type(e->data);
+	b->perf_type = rvctr_type_to_perf(b->type);
+	b->mispred = has_misp && rvctr_entry_misp(e->target);
+	b->predicted = has_misp && !rvctr_entry_misp(e->target);
+	b->cycles_valid = rvctr_data_ccv(e->data);
+	b->cycles = b->cycles_valid ?
+		rvctr_cycles_sat16(rvctr_data_cycles(e->data, 0)) : 0;
+	b->kernel_from = rvctr_addr_is_kernel(b->from);
+	return 1;
+}
+
+#endif /* RVCTR_CTR_H */

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for include/rvctr/ctr.h on recorded register values.  QEMU
+ * never sets MISP, CCV or CC, so these are the only tests of those fields.
+ */
+#include <rvctr/ctr.h>
+
+#include "tests.h"
+
+static void test_layout(void)
+{
+	/* Ratified v1.0 positions (DESIGN.md section 1), not the v0.1.4 draft. */
+	T_EQ(RVCTR_CSR_SCTRCTL, 0x14e, "sctrctl is CSR 0x14e");
+	T_EQ(RVCTR_CSR_SCTRSTATUS, 0x14f, "sctrstatus is CSR 0x14f");
+	T_EQ(RVCTR_CSR_SCTRDEPTH, 0x15f, "sctrdepth is CSR 0x15f");
+	T_EQ(RVCTR_CTL_LCOFIFRZ, 1ULL << 12, "LCOFIFRZ is bit 12");
+	T_EQ(RVCTR_CTL_RASEMU, 1ULL << 7, "RASEMU is bit 7");
+	T_EQ(RVCTR_STATUS_FROZEN, 1ULL << 31, "FROZEN is bit 31");
+	T_EQ(RVCTR_CTL_RETINH, 1ULL << (32 + RVCTR_TYPE_RET), "RETINH is 32 + TYPE");
+	T_EQ(RVCTR_CTL_TKBRINH, 1ULL << (32 + RVCTR_TYPE_TKBR), "TKBRINH is 32 + TYPE");
+	T_EQ(RVCTR_CTL_DIRLJMPINH, 1ULL << (32 + RVCTR_TYPE_DIRLJMP), "DIRLJMPINH is 32 + TYPE");
+	T_EQ(RVCTR_CTL_INH_ALL & RVCTR_CTL_NTBREN, 0, "NTBREN is not an inhibit");
+	T_EQ(__builtin_popcountll(RVCTR_CTL_INH_ALL), 14, "14 inhibit bits");
+	T_EQ(RVCTR_GET(RVCTR_STATUS_WRPTR, 0x800000a5ULL), 0xa5, "WRPTR field");
+}
+
+static void test_depth(void)
+{
+	T_EQ(rvctr_depth_decode(0), 16, "depth enc 0 = 16");
+	T_EQ(rvctr_depth_decode(4), 256, "depth enc 4 = 256");
+	T_EQ(rvctr_depth_decode(7), 0, "depth enc 7 is not a depth");
+	T_EQ(rvctr_depth_decode(0xfffffff8ULL | 2), 64, "depth ignores high bits");
+	T_EQ(rvctr_depth_encode(64), 2, "64 encodes as 2");
+	T_EQ(rvctr_depth_encode(48), (uint64_t)-1, "48 is rejected");
+	T_EQ(rvctr_depth_encode(512), (uint64_t)-1, "512 is rejected");
+}
+
+/* ctrdata with cycle count fields */
+static uint64_t cc(unsigned int cce, unsigned int ccm)
+{
+	return RVCTR_PREP(RVCTR_DATA_CCE, cce) | RVCTR_PREP(RVCTR_DATA_CCM, ccm) |
+	       RVCTR_DATA_CCV | RVCTR_TYPE_TKBR;
+}
+
+static void test_cycles(void)
+{
+	T_EQ(rvctr_data_cycles(cc(0, 0), 0), 0, "CCE 0 CCM 0");
+	T_EQ(rvctr_data_cycles(cc(0, 4095), 0), 4095, "CCE 0 = CCM");
+	T_EQ(rvctr_data_cycles(cc(1, 0), 0), 4096, "CCE 1 = 4096 + CCM");
+	T_EQ(rvctr_data_cycles(cc(1, 5), 0), 4101, "CCE 1 CCM 5");
+	T_EQ(rvctr_data_cycles(cc(3, 1), 0), 4097 << 2, "CCE 3 shifts by 2");
+	T_EQ(rvctr_data_cycles(cc(3, 1), 1), (4097 << 2) + 1, "CCE 3 unbias adds (2^2-1)/2");
+	T_EQ(rvctr_data_cycles(cc(1, 1), 1), 4097, "CCE 1 has no undercount");
+	T_EQ(rvctr_data_cycles(cc(15, 4095), 0), 8191ULL << 14, "saturated CC");
+	T_EQ(rvctr_cycles_sat16(rvctr_data_cycles(cc(5, 0), 0)), 0xffff, "saturates to 16 bits");
+	T_EQ(rvctr_cycles_sat16(65535), 65535, "65535 fits");
+	T_EQ(rvctr_data_ccv(cc(1, 1)), 1, "CCV set");
+	T_EQ(rvctr_data_ccv(RVCTR_TYPE_TKBR), 0, "CCV clear");
+}
+
+static void test_types(void)
+{
+	/* What perf's own branch tests expect (DESIGN.md section 1). */
+	T_EQ(rvctr_type_to_perf(RVCTR_TYPE_DIRJMP), PERF_BR_UNCOND, "direct jump -> UNCOND");
+	T_EQ(rvctr_type_to_perf(RVCTR_TYPE_INDCALL), PERF_BR_IND_CALL, "indirect call -> IND_CALL");
+	T_EQ(rvctr_type_to_perf(RVCTR_TYPE_DIRCALL), PERF_BR_CALL, "direct call -> CALL");
+	T_EQ(rvctr_type_to_perf(RVCTR_TYPE_RET), PERF_BR_RET, "return -> RET");
+	T_EQ(rvctr_type_to_perf(RVCTR_TYPE_TKBR), PERF_BR_COND, "taken branch -> COND");
+	T_EQ(rvctr_type_to_perf(RVCTR_TYPE_INTR), PERF_BR_IRQ, "interrupt -> IRQ");
+	T_EQ(rvctr_type_to_perf(6), PERF_BR_UNKNOWN, "reserved 6 -> UNKNOWN");
+	T_EQ(rvctr_type_to_perf(16), PERF_BR_UNKNOWN, "out of range -> UNKNOWN");
+	T_EQ(rvctr_type_to_perf(~0U), PERF_BR_UNKNOWN, "huge -> UNKNOWN");
+	T_STREQ(rvctr_type_name(RVCTR_TYPE_RET), "ret", "name of RET");
+	T_STREQ(rvctr_type_name(99), "invalid", "name out of range");
+}
+
+static void test_decode(void)
+{
+	/* Recorded on QEMU: a user-mode direct call, and an invalid entry. */
+	const struct rvctr_raw_entry call = {
+		.source = 0x2aaaaab0a4ULL | RVCTR_SOURCE_V,
+		.target = 0x2aaaaab200ULL,
+		.data = RVCTR_TYPE_DIRCALL,
+	};
+	/* Made up like hardware with MISP and cycle counting would record. */
+	const struct rvctr_raw_entry misp = {
+		.source = 0xffffffff80001000ULL | RVCTR_SOURCE_V,
+		.target = 0xffffffff80002000ULL | RVCTR_TARGET_MISP,
+		.data = cc(2, 10),
+	};
+	const struct rvctr_raw_entry empty = { .source = 0x1000, .target = 0x2000 };
+	struct rvctr_branch b;
+
+	memset(&b, 0xaa, sizeof(b));
+	T_EQ(rvctr_decode(&call, 0, &b), 1, "valid entry decodes");
+	T_EQ(b.from, 0x2aaaaab0a4ULL, "from drops V");
+	T_EQ(b.to, 0x2aaaaab200ULL, "to");
+	T_EQ(b.perf_type, PERF_BR_CALL, "type CALL");
+	T_EQ(b.mispred | b.predicted, 0, "no MISP claims without MISP support");
+	T_EQ(b.cycles_valid, 0, "no cycles without CCV");
+	T_EQ(b.cycles, 0, "cycles 0 without CCV");
+	T_EQ(b.kernel_from, 0, "user address");
+
+	T_EQ(rvctr_decode(&misp, 1, &b), 1, "MISP entry decodes");
+	T_EQ(b.to, 0xffffffff80002000ULL, "to drops MISP");
+	T_EQ(b.mispred, 1, "mispredicted");
+	T_EQ(b.predicted, 0, "not predicted");
+	T_EQ(b.cycles, 8212, "cycles (4096 + 10) << 1");
+	T_EQ(b.kernel_from, 1, "kernel address");
+	T_EQ(rvctr_decode(&empty, 1, &b), 0, "V = 0 is not an entry");
+}
+
+int main(void)
+{
+	test_layout();
+	test_depth();
+	test_cycles();
+	test_types();
+	test_decode();
+	return tests_done();
+}

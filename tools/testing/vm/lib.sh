@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Shared helpers for the QEMU bench scripts (sourced, not run).
+#
+# Everything expensive lives under $RVCTR_CACHE (default ~/.cache/rvctr),
+# outside the clone, keyed by what it is built from.  Nothing here requires
+# the cache to exist: a missing entry is built.
+
+set -euo pipefail
+
+RVCTR_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+RVCTR_VM="$RVCTR_TOP/tools/testing/vm"
+RVCTR_CACHE=${RVCTR_CACHE:-$HOME/.cache/rvctr}
+RVCTR_BUILD=${RVCTR_BUILD:-$RVCTR_TOP/build}
+CROSS_COMPILE=${CROSS_COMPILE:-riscv64-linux-gnu-}
+OPENSBI_FW=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin
+# The guest userland comes from this suite (private apt configuration).
+GUEST_SUITE=trixie
+GUEST_MIRROR=${RVCTR_GUEST_MIRROR:-http://deb.debian.org/debian}
+
+log() { printf '[rvctr] %s\n' "$*" >&2; }
+die() { printf '[rvctr] error: %s\n' "$*" >&2; exit 1; }
+
+# Hash of files and strings, for cache keys.
+key_of() {
+	local f
+	for f in "$@"; do
+		if [ -f "$f" ]; then sha256sum "$f"; else printf '%s\n' "$f"; fi
+	done | sha256sum | cut -c1-16
+}
+
+# Take an exclusive lock for the rest of the calling script, so two
+# concurrent runs (developers, helpers, CI) never build one entry twice.
+cache_lock() {
+	mkdir -p "$RVCTR_CACHE"
+	exec 9>"$RVCTR_CACHE/.lock-$1"
+	flock 9
+}
+
+# Private apt configurations for Debian riscv64 guests.  Each has its own
+# sources, state, cache and an empty dpkg status, so the host's apt sources
+# and dpkg database are never read or written.  NAME is the suite: "trixie"
+# for the rootfs, "trixie-backports" for arch-all extras (linux-source-7.3);
+# they are kept apart so a mirror hiccup in one does not stop the other.
+#   apt_private NAME apt-get ...
+apt_private() {
+	local name=$1 d="$RVCTR_CACHE/apt-$1"
+	shift
+	if [ ! -f "$d/apt.conf" ]; then
+		mkdir -p "$d/etc/apt.conf.d" "$d/etc/sources.list.d" \
+			"$d/etc/preferences.d" "$d/state/lists/partial" \
+			"$d/cache/archives/partial" "$d/log"
+		: >"$d/state/status"
+		echo "deb [arch=riscv64,all signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $GUEST_MIRROR $name main" \
+			>"$d/etc/sources.list"
+		cat >"$d/apt.conf.tmp" <<EOF
+APT::Architecture "riscv64";
+APT::Architectures { "riscv64"; };
+APT::Install-Recommends "false";
+APT::Sandbox::User "root";
+Acquire::Retries "3";
+Dir::Etc "$d/etc";
+Dir::Etc::SourceList "$d/etc/sources.list";
+Dir::Etc::SourceParts "$d/etc/sources.list.d";
+Dir::Etc::Parts "$d/etc/apt.conf.d";
+Dir::Etc::Preferences "$d/etc/preferences";
+Dir::Etc::PreferencesParts "$d/etc/preferences.d";
+Dir::State "$d/state";
+Dir::State::status "$d/state/status";
+Dir::Cache "$d/cache";
+Dir::Log "$d/log";
+Debug::NoLocking "true";
+EOF
+		mv "$d/apt.conf.tmp" "$d/apt.conf"
+	fi
+	APT_CONFIG="$d/apt.conf" "$@"
+}
+
+# Refresh a private configuration's package lists at most once a day;
+# retry a few times, since mirrors are sometimes caught mid-sync.
+apt_private_update() {
+	local d="$RVCTR_CACHE/apt-$1" stamp try out
+	stamp="$d/state/updated-$(date +%Y%m%d)"
+	[ -f "$stamp" ] && return 0
+	for try in 1 2 3 4; do
+		if out=$(apt_private "$1" apt-get -q update 2>&1) &&
+		   ! grep -q '^E:' <<<"$out"; then
+			touch "$stamp"
+			return 0
+		fi
+		log "apt update for $1 failed (try $try), retrying"
+		sleep $((try * 10))
+	done
+	printf '%s\n' "$out" >&2
+	# Stale lists still serve: only fail if there are none at all.
+	ls "$d"/state/lists/*_Packages >/dev/null 2>&1 ||
+		die "apt update for Debian $1 (riscv64) failed; see the messages above"
+	log "warning: using old package lists for $1"
+}
