@@ -6,6 +6,8 @@
 #                 tool (host and riscv64) and the guest selftests
 #   make demo     boot the emulated board, record branch stacks, show them
 #   make check    host unit tests + guest tests, one summary line at the end
+#   make bench    benchmarks on the board (instructions, under -icount)
+#   make stress   trinity fuzzing, reload and hotplug loops, tool fuzzers
 #
 # KERNEL=6.12 (default) or 7.3 picks the bench kernel.  W=1 and C=1 pass
 # through to Kbuild for the module.
@@ -22,7 +24,7 @@ KDIR_CMD = $(VM)/build-kernel $(KERNEL)
 KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR)
 
 .PHONY: all setup kernel rootfs module tools selftests unit guest-test \
-	check demo clean help
+	check demo bench stress clean help
 
 all: module tools selftests
 
@@ -69,6 +71,18 @@ check: setup
 demo: all rootfs
 	@$(VM)/run --kernel $(KERNEL) --out $(BUILD)/demo tools/testing/vm/demo.sh
 
+# Instruction counts per sample, branch-stack and context-switch cost, this
+# driver against the stock riscv_pmu_sbi kernel (BENCH_RUNS runs per case).
+BENCH_RUNS ?= 5
+bench: all rootfs
+	@$(VM)/bench/bench $(BENCH_RUNS)
+
+# trinity on perf_event_open, reload loops, hotplug; then the tool fuzzers.
+# STRESS_SECONDS=1800 is the full run; CI uses a shorter bound.
+STRESS_SECONDS ?= 1800
+stress: all rootfs
+	@$(VM)/stress/stress $(STRESS_SECONDS)
+
 clean:
 	@$(MAKE) -C tools/rvctr clean
 	@$(MAKE) -C selftests/rvctr clean OUT=$(BUILD)/selftests
@@ -76,4 +90,4 @@ clean:
 	rm -rf $(BUILD)
 
 help:
-	@sed -n '3,12p' Makefile
+	@sed -n '3,14p' Makefile

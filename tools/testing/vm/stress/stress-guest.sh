@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Guest half of `make stress`: SECONDS of abuse with the driver loaded.
+# The host runner fails the run on any Oops, BUG, WARNING or lockup in the
+# console; this script fails if a phase could not run at all.
+#   stress-guest.sh SECONDS
+set -u
+secs=${1:-120}
+ko=/opt/rvctr/rvctr.ko
+cpu=/sys/bus/event_source/devices/cpu
+fail=0
+cd /tmp
+phase() { echo "== stress: $* ($(date +%T))"; }
+
+# 1. trinity on perf_event_open and the calls that use its fds, as an
+#    unprivileged user and then as root (--dangerous reaches the paths
+#    perf_event_paranoid keeps users from), until the time is up.  SIGINT
+#    makes trinity stop its children and report the calls it ran.
+# fuzz NAME SECONDS trinity-args...
+fuzz() {
+	local name=$1 t=$2 rc calls
+	shift 2
+	phase "trinity $name, ${t}s"
+	timeout -s INT -k 20 "$t" trinity -q -C 2 -c perf_event_open \
+		-c ioctl -c read -c mmap -c close "$@" >/tmp/trinity.log 2>&1
+	rc=$?
+	calls=$(sed -n 's/.*Ran \([0-9]*\) syscalls.*/\1/p' /tmp/trinity.log | tail -1)
+	echo "trinity $name: ${calls:-no} syscalls"
+	case $rc in
+	0|124|130) ;;
+	*) echo "trinity $name exited $rc"; tail -5 /tmp/trinity.log; fail=1 ;;
+	esac
+	[ "${calls:-0}" -gt 0 ] || { echo "trinity $name made no call"; tail -5 /tmp/trinity.log; fail=1; }
+}
+chmod 1777 /tmp
+fuzz "as nobody" $((secs * 2 / 5)) --dropprivs
+fuzz "as root" $((secs * 2 / 5)) --dangerous
+
+# 2. module unload/load loops while another hart is busy, with events
+#    opened on the fresh PMU each time, and an unload attempted while an
+#    event is open (it must fail with EBUSY, not crash).
+t=$((secs / 10 + 1))
+phase "module unload/load under load, ${t}s"
+yes >/dev/null &
+busy=$!
+end=$((SECONDS + t))
+loads=0
+while [ $SECONDS -lt $end ]; do
+	rmmod rvctr && insmod "$ko" || { echo "reload failed"; fail=1; break; }
+	loads=$((loads + 1))
+	perf stat -e cycles,instructions -a -- sleep 0.3 >/dev/null 2>&1 &
+	sleep 0.1
+	rmmod rvctr 2>/dev/null && { echo "unloaded under an open event"; insmod "$ko"; }
+	wait $!
+done
+kill $busy
+grep -q '^rvctr ' /proc/modules || insmod "$ko" || fail=1
+echo "reloaded $loads times"
+[ $loads -gt 0 ] || { echo "module never reloaded"; fail=1; }
+
+# 3. CPU hotplug while recording system-wide (with branch stacks if the
+#    PMU has them).
+t=$((secs / 10 + 1))
+phase "cpu hotplug during perf record -a, ${t}s"
+b=
+[ -e $cpu/caps/branches ] && b=-b
+perf record -q $b -a -e cycles -c 200000 -o /tmp/hp.data -- sleep "$t" &
+rec=$!
+# Under emulation a hart can still be "stop pending" in SBI HSM right after
+# offline (the kernel then says "CPU1 may not have stopped"), and onlining
+# it at once fails: give it time and retry, and fail only if it never
+# comes back.
+flips=0
+online=/sys/devices/system/cpu/cpu1/online
+while kill -0 $rec 2>/dev/null; do
+	echo 0 >$online || continue
+	for try in 1 2 3 4 5 6 7 8 9 10; do
+		sleep 0.1
+		echo 1 >$online 2>/dev/null && break
+	done
+	[ "$(cat $online)" = 1 ] || { echo "cpu1 did not come back"; fail=1; break; }
+	flips=$((flips + 1))
+done
+wait $rec || { echo "perf record across hotplug failed"; fail=1; }
+echo "cpu1 offlined and onlined $flips times"
+[ $flips -gt 0 ] || fail=1
+perf report -i /tmp/hp.data --stats 2>/dev/null | grep -i 'sample' | head -2
+exit $fail
