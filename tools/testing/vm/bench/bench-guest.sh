@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Guest half of `make bench` (run by ./bench under -icount shift=0 on one
+# hart): time a fixed workload without perf and under each perf mode, RUNS
+# times each, and append "case<TAB>run<TAB>ns<TAB>samples" rows to
+# /out/bench-FLAVOR.tsv.  FLAVOR is "rvctr" (this driver) or "stock"
+# (Debian's riscv_pmu_sbi, no branch stacks).
+set -u
+flavor=${1:?flavor}
+runs=${2:-5}
+iters=${BENCH_ITERS:-200000}
+period=${BENCH_PERIOD:-100000}
+pp=${BENCH_PINGPONG:-2000}
+wl=/host/workload
+tsv=/out/bench-$flavor.tsv
+data=/tmp/bench.data
+: >"$tsv"
+cd /tmp
+
+samples() {
+	perf script -i "$data" -F ip 2>/dev/null | wc -l
+}
+
+# one CASE RUN perf-record-args... (no args: the workload alone)
+one() {
+	local name=$1 run=$2 ns n=0
+	shift 2
+	if [ $# -eq 0 ]; then
+		ns=$("$wl" branches "$iters") || return 1
+	else
+		rm -f "$data"
+		ns=$(perf record -q -o "$data" "$@" -- "$wl" branches "$iters" 2>/tmp/perf.err) || {
+			echo "# $name: perf record failed: $(head -c 300 /tmp/perf.err)"
+			return 0
+		}
+		n=$(samples)
+	fi
+	printf '%s\t%s\t%s\t%s\n' "$name" "$run" "$ns" "$n" >>"$tsv"
+}
+
+# ctxsw CASE RUN perf-record-args...: pingpong round trips
+ctxsw() {
+	local name=$1 run=$2 ns
+	shift 2
+	if [ $# -eq 0 ]; then
+		ns=$("$wl" pingpong "$pp")
+	else
+		ns=$(perf record -q -o "$data" "$@" -- "$wl" pingpong "$pp" 2>/dev/null)
+	fi
+	[ -n "$ns" ] && printf '%s\t%s\t%s\t%s\n' "$name" "$run" "$ns" "$((2 * pp))" >>"$tsv"
+}
+
+set_depth() {
+	rmmod rvctr 2>/dev/null
+	insmod /opt/rvctr/rvctr.ko ctr_depth="$1"
+}
+
+for run in $(seq "$runs"); do
+	one base "$run"
+	one cycles "$run" -e cycles -c "$period"
+	ctxsw ctxsw-base "$run"
+	[ "$flavor" = rvctr ] || continue
+	for d in 16 64 256; do
+		set_depth "$d" || { echo "# depth $d: insmod failed"; continue; }
+		one "brstack-$d" "$run" -b -e cycles -c "$period"
+		one "brstack-any_call-$d" "$run" -j any_call -e cycles -c "$period"
+	done
+	set_depth 0
+	one callstack "$run" -e cycles:u -c "$period" --call-graph lbr
+	ctxsw ctxsw-brstack "$run" -b -e cycles:u -c 1000000
+done
+echo "# wrote $(wc -l <"$tsv") rows to $tsv"
