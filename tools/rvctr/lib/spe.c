@@ -7,17 +7,19 @@
 void rvctr_spe__attrs(struct perf_event_attr attrs[RVCTR_SPE_NR_ATTRS],
 		      const char *names[RVCTR_SPE_NR_ATTRS])
 {
-	static const uint64_t config[RVCTR_SPE_NR_ATTRS] = {
-		[RVCTR_SPE_BRANCH] = PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
-		[RVCTR_SPE_BRANCH_MISS] = PERF_COUNT_HW_BRANCH_MISSES,
-	};
 	unsigned int i;
 
 	memset(attrs, 0, RVCTR_SPE_NR_ATTRS * sizeof(*attrs));
 	for (i = 0; i < RVCTR_SPE_NR_ATTRS; i++) {
-		attrs[i].type = PERF_TYPE_HARDWARE;
+		/*
+		 * Raw events named by HEADER_EVENT_DESC: the hardware event
+		 * "branch-instructions" with period 1 is what perf takes for
+		 * Intel BTS, and perf script then prints it as a branch trace
+		 * without the branch stack.
+		 */
+		attrs[i].type = PERF_TYPE_RAW;
 		attrs[i].size = sizeof(attrs[i]);
-		attrs[i].config = config[i];
+		attrs[i].config = i;
 		attrs[i].sample_period = 1;
 		attrs[i].sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
 				       PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
