@@ -18,6 +18,11 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
+/* Linux 6.8 UAPI; older installed headers lack it (its layout is read here). */
+#ifndef PERF_SAMPLE_BRANCH_COUNTERS
+#define PERF_SAMPLE_BRANCH_COUNTERS	(1U << 19)
+#endif
+
 #define RVCTR_MAX_ATTRS		64
 #define RVCTR_MAX_BRANCHES	256
 #define RVCTR_NAME_MAX		256
