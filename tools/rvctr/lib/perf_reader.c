@@ -575,9 +575,6 @@ static int parse_event(struct rvctr_reader *r, struct rvctr_event *ev)
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 		return parse_mmap(r, &c, ev->type, &ev->mmap);
-	case PERF_RECORD_COMPRESSED_V1:
-	case PERF_RECORD_COMPRESSED_V2:
-		return fail(r, "compressed perf.data (perf record -z) is not supported");
 	default:
 		return 0;
 	}
@@ -597,6 +594,9 @@ int rvctr_reader__next(struct rvctr_reader *r, struct rvctr_event *ev)
 			    (unsigned long long)r->pos);
 	if (fread(&h, 1, sizeof(h), r->f) != sizeof(h))
 		return fail(r, "read error at data offset %llu", (unsigned long long)r->pos);
+	if (h.type == PERF_RECORD_COMPRESSED_V1 || h.type == PERF_RECORD_COMPRESSED_V2)
+		return fail(r, "compressed perf.data (perf record -z) is not supported: "
+			    "decompress it with perf inject -i IN -o OUT");
 	if (h.size < sizeof(h) || h.size > left || h.size % 8)
 		return fail(r, "corrupt record header (type %u, size %u) at data offset %llu",
 			    h.type, h.size, (unsigned long long)r->pos);
