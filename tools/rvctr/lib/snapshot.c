@@ -123,8 +123,19 @@ static int parse_header(struct rvctr_snapshot_reader *r, const char *line,
 	if (strncmp(p, "depth", 5))
 		return sfail(r, "expected \"depth <N>\" after sctrstatus");
 	p += 5;
-	if (parse_u64(&p, 0, &depth) || !rest_blank(p))
+	if (parse_u64(&p, 0, &depth))
 		return sfail(r, "bad depth");
+	/* the driver also prints sctrctl (drivers/perf/rvctr/rvctr_ctr.c) */
+	while (*p == ' ' || *p == '\t')
+		p++;
+	s->sctrctl = 0;
+	if (!strncmp(p, "sctrctl", 7)) {
+		p += 7;
+		if (parse_u64(&p, 1, &s->sctrctl))
+			return sfail(r, "bad sctrctl value");
+	}
+	if (!rest_blank(p))
+		return sfail(r, "unexpected text after the header fields");
 	if (rvctr_depth_encode(depth) < 0)
 		return sfail(r, "depth %llu is not one of 16, 32, 64, 128, 256",
 			     (unsigned long long)depth);

@@ -54,7 +54,7 @@ gen_snapshots() {
 		srand(seed)
 		for (s = 0; s < count; s++) {
 			i = int(rand() * 1000) + depth
-			printf "sctrstatus 0x800000%02x depth %d\n", s % 256, depth
+			printf "sctrstatus 0x800000%02x depth %d sctrctl 0x%x\n", s % 256, depth, 4095 + 4096
 			for (e = 0; e < depth; e++) {
 				it = i - e
 				if (it % 3 == 0) { src = b1; dst = t1; type = 5 } else { src = b2; dst = t2; type = 11 }

@@ -28,7 +28,8 @@ static char *snapshot_text(unsigned int depth, unsigned int nr)
 	size_t n;
 	unsigned int i;
 
-	n = snprintf(buf, sizeof(buf), "# comment\nsctrstatus 0x80000003 depth %u\n", depth);
+	n = snprintf(buf, sizeof(buf),
+		     "# comment\nsctrstatus 0x80000003 depth %u sctrctl 0x1007\n", depth);
 	for (i = 0; i < nr; i++)
 		n += snprintf(buf + n, sizeof(buf) - n, "%u 0x%x 0x%x 0x%x\n", i,
 			      0x1001 + 0x10 * i, 0x2000 + 0x10 * i + (i == 2),
@@ -46,6 +47,7 @@ static void test_good(void)
 
 	T_EQ(parse(snapshot_text(16, 16), &s, err, sizeof(err)), 1, "one snapshot");
 	T_EQ(s.sctrstatus, 0x80000003, "sctrstatus");
+	T_EQ(s.sctrctl, 0x1007, "sctrctl, as the driver prints it");
 	T_EQ(s.nr, 16, "16 entries");
 	T_EQ(s.entries[1].source, 0x1011, "entry 1 source (raw, with V)");
 	n = rvctr_ctr_to_perf(s.entries, s.nr, 1, br);
@@ -113,6 +115,8 @@ static void test_errors(void)
 	expect_error(long_line, "longer than", "overlong line");
 	expect_error("sctrstatus 0x0 depth 16\n0 0x1 0x2 0x3\nsctrstatus 0x0 depth 16\n",
 		     "ended after 1", "snapshot cut by the next header");
+	expect_error("sctrstatus 0x0 depth 16 sctrctl 12\n", "bad sctrctl", "sctrctl without 0x");
+	expect_error("sctrstatus 0x0 depth 16 foo 0x1\n", "unexpected text", "unknown header field");
 	T_OK(rvctr_snapshot__probe("# x\nsctrstatus 0x0", 16), "probe after a comment");
 	T_OK(!rvctr_snapshot__probe("PERFILE2", 8), "probe rejects perf.data");
 }

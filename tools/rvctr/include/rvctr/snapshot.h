@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The driver's raw CTR snapshot text (debugfs).  One snapshot is a header
- * line "sctrstatus 0x<hex> depth <N>" followed by one line per entry,
+ * The driver's raw CTR snapshot text (debugfs rvctr/ctr).  One snapshot is a
+ * header line "sctrstatus 0x<hex> depth <N> [sctrctl 0x<hex>]" followed by
+ * one line per entry,
  * "<idx> 0x<ctrsource> 0x<ctrtarget> 0x<ctrdata>", entry 0 the newest.
  * A file may hold several snapshots; blank lines and '#' comments are
  * ignored.  This module is the only code that knows that text.
@@ -15,6 +16,7 @@
 
 struct rvctr_snapshot {
 	uint64_t sctrstatus;
+	uint64_t sctrctl;		/* 0 when the header does not give it */
 	unsigned int depth;		/* as announced by the header */
 	unsigned int nr;		/* entries read (== depth when complete) */
 	struct rvctr_raw_entry entries[RVCTR_DEPTH_MAX];
