@@ -10,6 +10,10 @@ int cmd_convert(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_topdown(int argc, char **argv);
 
+struct rvctr_topdown;
+/* topdown -- COMMAND: count the events this PMU has while COMMAND runs. */
+int topdown_run(char **argv, struct rvctr_topdown *td, unsigned int level);
+
 /* Progress on stderr: only when it is a terminal or --progress asked. */
 struct progress {
 	int on;

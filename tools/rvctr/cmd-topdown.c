@@ -9,6 +9,7 @@
 
 static const char topdown_usage[] =
 	"usage: rvctr topdown [options] [COUNTS]\n"
+	"       rvctr topdown [options] -- COMMAND [ARGS...]\n"
 	"\n"
 	"Top-down analysis, levels 1-3, with XiangShan Kunminghu's formulas, from\n"
 	"counter values in COUNTS (default: standard input): `perf stat -x,` output\n"
@@ -18,6 +19,9 @@ static const char topdown_usage[] =
 	"MEMSTALL_STORE, MEMSTALL_L1MISS, MEMSTALL_L2MISS, MEMSTALL_L3MISS (perf's\n"
 	"cycles, instructions, branch-misses are accepted as aliases).  A metric\n"
 	"whose events are missing is shown as n/a with the events it needs.\n"
+	"With -- COMMAND, counts the events this machine has while COMMAND runs:\n"
+	"cycles, instructions and branch-misses as perf's generic events, the others\n"
+	"from the cpu PMU's sysfs event aliases (events/CPU_CYCLES, ...).\n"
 	"\n"
 	"  -l, --level N        deepest level to show, 1-3 (default 3)\n"
 	"  -w, --issue-width N  IssueBW (default 6, Kunminghu)\n"
@@ -50,9 +54,11 @@ int cmd_topdown(int argc, char **argv)
 	unsigned int level = 3, width = 6;
 	struct rvctr_topdown td;
 	FILE *f = stdin;
-	int opt, ret;
+	int opt, ret, run = 0;
 
-	while ((opt = getopt_long(argc, argv, "l:w:h", opts, NULL)) != -1) {
+	for (opt = 1; opt < argc; opt++)
+		run |= !strcmp(argv[opt], "--");
+	while ((opt = getopt_long(argc, argv, "+l:w:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'l': level = strtoul(optarg, NULL, 0); break;
 		case 'w': width = strtoul(optarg, NULL, 0); break;
@@ -60,13 +66,16 @@ int cmd_topdown(int argc, char **argv)
 		default: fputs(topdown_usage, stderr); return 2;
 		}
 	}
-	if (level < 1 || level > 3 || !width || argc - optind > 1) {
+	if (level < 1 || level > 3 || !width || argc - optind > 1 + (run ? argc : 0) ||
+	    (run && optind == argc)) {
 		fputs(topdown_usage, stderr);
 		return 2;
 	}
+	rvctr_topdown__init(&td, width);
+	if (run)
+		return topdown_run(argv + optind, &td, level);
 	if (optind < argc && !(f = fopen(argv[optind], "r")))
 		return error("%s: %m", argv[optind]);
-	rvctr_topdown__init(&td, width);
 	ret = read_counts(f, &td);
 	if (f != stdin)
 		fclose(f);
