@@ -59,7 +59,7 @@ void progress__update(struct progress *p, double frac)
 
 void progress__done(struct progress *p)
 {
-	if (p->on && p->last >= 0)
+	if (p->on)
 		fprintf(stderr, "\r%s: done\n", p->what);
 }
 
