@@ -43,6 +43,8 @@ static const char record_usage[] =
 	"  -c, --count N        sample period (default 100000)\n"
 	"  -j, --branch-filter  comma list: any (default), call, any_call, any_ret,\n"
 	"                       ind_call, ind_jump, cond, u, k\n"
+	"  -g, --call-graph     also record callchains (perf report --branch-history\n"
+	"                       needs them)\n"
 	"  -m, --mmap-pages N   ring buffer pages per CPU (default 64, power of two)\n"
 	"      --progress       show progress even when stderr is not a terminal\n"
 	"  -h, --help           this text\n"
@@ -340,17 +342,18 @@ int cmd_record(int argc, char **argv)
 		{ "count", required_argument, NULL, 'c' },
 		{ "branch-filter", required_argument, NULL, 'j' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "call-graph", no_argument, NULL, 'g' },
 		{ "progress", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *output = "perf.data";
 	uint64_t period = 100000, filter = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
-	int opt, pages = 64, progress = 0;
+	int opt, pages = 64, progress = 0, callchain = 0;
 	enum rec_event ev = EV_CYCLES;
 	struct perf_event_attr attr;
 
-	while ((opt = getopt_long(argc, argv, "+o:e:c:j:m:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+o:e:c:j:m:gh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'o': output = optarg; break;
 		case 'e':
@@ -365,6 +368,7 @@ int cmd_record(int argc, char **argv)
 				return error("bad branch filter '%s'", optarg);
 			break;
 		case 'm': pages = atoi(optarg); break;
+		case 'g': callchain = 1; break;
 		case 'P': progress = 1; break;
 		case 'h': fputs(record_usage, stdout); return 0;
 		default: fputs(record_usage, stderr); return 2;
@@ -375,5 +379,7 @@ int cmd_record(int argc, char **argv)
 		return 2;
 	}
 	fill_attr(&attr, ev, period, filter);
+	if (callchain)
+		attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
 	return record(argv + optind, output, &attr, event_names[ev], pages, progress);
 }

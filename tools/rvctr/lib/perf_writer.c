@@ -19,8 +19,8 @@
 #define WRITABLE_SAMPLE_TYPE						\
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |	\
 	 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |		\
-	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_BRANCH_STACK | \
-	 PERF_SAMPLE_WEIGHT)
+	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |	\
+	 PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_WEIGHT)
 
 struct rvctr_writer {
 	FILE *f;
@@ -317,6 +317,9 @@ int rvctr_writer__sample(struct rvctr_writer *w, const struct rvctr_sample *s)
 		*p++ = s->cpu;
 	if (st & PERF_SAMPLE_PERIOD)
 		*p++ = s->period;
+	/* rvctr_sample carries no callchain: raw records (record -g) do */
+	if (st & PERF_SAMPLE_CALLCHAIN)
+		*p++ = 0;
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
 		*p++ = s->nr_branches;
 		if (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)

@@ -33,6 +33,9 @@ if command -v perf >/dev/null; then
 		"perf report -i '$T_DIR/r.data' --header-only | grep -q '# arch : $(uname -m)'"
 	check "HEADER_BUILD_ID names mapped files" sh -c \
 		"perf buildid-list -i '$T_DIR/r.data' | grep -q ' /'"
+	check "record -g: callchains" $R record -g -e task-clock -o "$T_DIR/g.data" -- sh -c "$work"
+	check "perf script shows the callchains" sh -c \
+		"perf script -i '$T_DIR/g.data' 2>/dev/null | grep -q '^[[:space:]]*[0-9a-f]* .*(/'"
 else
 	skip "perf reads the recording" "perf not installed"
 fi

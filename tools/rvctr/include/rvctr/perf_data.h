@@ -108,7 +108,8 @@ struct rvctr_writer;
 /*
  * Open @path for writing with @nr attributes (names may be NULL).  Sample
  * types the writer can encode: IDENTIFIER, IP, TID, TIME, ADDR, ID, CPU,
- * PERIOD, BRANCH_STACK, WEIGHT.  Attribute i gets sample id i + 1.
+ * PERIOD, CALLCHAIN (empty, unless written by rvctr_writer__raw),
+ * BRANCH_STACK, WEIGHT.  Attribute i gets sample id i + 1.
  */
 struct rvctr_writer *rvctr_writer__open(const char *path,
 					const struct perf_event_attr *attrs,
