@@ -22,6 +22,16 @@ static const char report_usage[] =
 	"      --progress       show progress even when stderr is not a terminal\n"
 	"  -h, --help           this text\n";
 
+/* The recording's arch and build ids, so symbols come from the right files. */
+static void describe_files(struct rvctr_report *r, const struct rvctr_reader *rd)
+{
+	unsigned int i;
+
+	rvctr_report__set_arch(r, rd ? rvctr_reader__arch(rd) : "riscv64");
+	for (i = 0; rd && i < rvctr_reader__nr_build_ids(rd); i++)
+		rvctr_report__build_id(r, rvctr_reader__build_id(rd, i));
+}
+
 static int run(struct rvctr_report *r, struct source *src, unsigned int top, int force)
 {
 	struct rvctr_event ev;
@@ -90,6 +100,8 @@ int cmd_report(int argc, char **argv)
 	if (!src)
 		return error("%s", err);
 	r = rvctr_report__new(symfs);
+	if (r)
+		describe_files(r, source__reader(src));
 	ret = r ? run(r, src, top, progress) : error("out of memory");
 	rvctr_report__delete(r);
 	source__close(src);

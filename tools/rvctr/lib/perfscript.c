@@ -29,9 +29,10 @@ const char *rvctr_perf_branch_type_name(unsigned int type)
 int rvctr_perfscript__mmap(FILE *out, const struct rvctr_mmap *m, const char *comm)
 {
 	/* llvm-profgen matches this with a regular expression: keep the shape */
-	fprintf(out, "%16s %6u %24s PERF_RECORD_MMAP2 %u/%u: [%#" PRIx64 "(%#" PRIx64 ") @ %#"
-		PRIx64 " 00:00 0 0]: r-xp %s\n", comm ? comm : ":-1", m->pid, "0.000000:",
-		m->pid, m->tid, m->start, m->len, m->pgoff, m->filename);
+	/* pids are signed: the kernel's maps belong to pid -1 */
+	fprintf(out, "%16s %6d %24s PERF_RECORD_MMAP2 %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#"
+		PRIx64 " 00:00 0 0]: r-xp %s\n", comm ? comm : ":-1", (int32_t)m->pid, "0.000000:",
+		(int32_t)m->pid, (int32_t)m->tid, m->start, m->len, m->pgoff, m->filename);
 	return ferror(out) ? -1 : 0;
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Branch statistics; see rvctr/report.h. */
+#include <elf.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,10 +14,12 @@
 #define NO_DSO		0xffffffffu
 
 struct dso_syms {
-	struct rvctr_symtab *tab;	/* NULL when the file could not be read */
+	struct rvctr_symtab *tab;	/* NULL when the file could not be used */
 	int tried;
 	int pie;
 };
+
+#define MAX_REPORT_BUILD_IDS	1024
 
 struct rvctr_report {
 	char *symfs;
@@ -27,6 +30,10 @@ struct rvctr_report {
 	struct rvctr_table *funcs;	/* key (dso, function address) */
 	uint64_t by_type[16];		/* perf_branch_entry.type is 4 bits */
 	uint64_t branches, samples, mispred, predicted, with_cycles;
+	uint16_t machine;		/* EM_* of HEADER_ARCH, 0 if unknown */
+	struct rvctr_build_id *build_ids;
+	unsigned int nr_build_ids;
+	unsigned int mismatched;	/* files whose symbols were not used */
 };
 
 struct rvctr_report *rvctr_report__new(const char *symfs)
@@ -55,6 +62,7 @@ void rvctr_report__delete(struct rvctr_report *r)
 	for (i = 0; i < r->nr_dsos; i++)
 		rvctr_symtab__delete(r->dsos[i].tab);
 	free(r->dsos);
+	free(r->build_ids);
 	rvctr_maps__delete(r->maps);
 	rvctr_table__delete(r->edges);
 	rvctr_table__delete(r->funcs);
@@ -65,6 +73,52 @@ void rvctr_report__delete(struct rvctr_report *r)
 int rvctr_report__mmap(struct rvctr_report *r, const struct rvctr_mmap *m)
 {
 	return rvctr_maps__add(r->maps, m);
+}
+
+void rvctr_report__set_arch(struct rvctr_report *r, const char *arch)
+{
+	static const struct { const char *arch; uint16_t machine; } machines[] = {
+		{ "riscv64", EM_RISCV }, { "x86_64", EM_X86_64 }, { "aarch64", EM_AARCH64 },
+		{ "arm64", EM_AARCH64 },
+	};
+	unsigned int i;
+
+	r->machine = 0;
+	for (i = 0; arch && i < sizeof(machines) / sizeof(machines[0]); i++)
+		if (!strcmp(arch, machines[i].arch))
+			r->machine = machines[i].machine;
+}
+
+int rvctr_report__build_id(struct rvctr_report *r, const struct rvctr_build_id *b)
+{
+	if (r->nr_build_ids >= MAX_REPORT_BUILD_IDS)
+		return 0;	/* symbols of the rest are then taken unchecked */
+	if (!r->build_ids) {
+		r->build_ids = calloc(MAX_REPORT_BUILD_IDS, sizeof(*r->build_ids));
+		if (!r->build_ids)
+			return -1;
+	}
+	r->build_ids[r->nr_build_ids++] = *b;
+	return 0;
+}
+
+/* Is the local file the one that was recorded? */
+static int same_file(struct rvctr_report *r, const char *name, const struct rvctr_symtab *t)
+{
+	uint8_t id[20];
+	unsigned int i, n;
+
+	if (r->machine && rvctr_symtab__machine(t) != r->machine)
+		return 0;
+	for (i = 0; i < r->nr_build_ids; i++) {
+		const struct rvctr_build_id *b = &r->build_ids[i];
+
+		if (strcmp(b->filename, name))
+			continue;
+		n = rvctr_symtab__build_id(t, id);
+		return n == b->size && !memcmp(id, b->id, n);
+	}
+	return 1;
 }
 
 static struct dso_syms *dso_syms(struct rvctr_report *r, unsigned int dso)
@@ -85,6 +139,12 @@ static struct dso_syms *dso_syms(struct rvctr_report *r, unsigned int dso)
 		r->dsos[dso].tried = 1;
 		snprintf(path, sizeof(path), "%s%s", r->symfs, rvctr_maps__dso_name(r->maps, dso));
 		r->dsos[dso].tab = rvctr_symtab__load(path, err, sizeof(err));
+		if (r->dsos[dso].tab &&
+		    !same_file(r, rvctr_maps__dso_name(r->maps, dso), r->dsos[dso].tab)) {
+			rvctr_symtab__delete(r->dsos[dso].tab);
+			r->dsos[dso].tab = NULL;
+			r->mismatched++;
+		}
 		r->dsos[dso].pie = r->dsos[dso].tab && rvctr_symtab__is_pie(r->dsos[dso].tab);
 	}
 	return &r->dsos[dso];
@@ -217,6 +277,9 @@ static void print_funcs(struct rvctr_report *r, FILE *out, unsigned int top)
 		else
 			fprintf(out, "%#" PRIx64 "\n", c[i].b);
 	}
+	if (r->mismatched)
+		fprintf(out, "# %u local file(s) differ from the recorded ones (build id or "
+			"machine): addresses shown; see --symfs\n", r->mismatched);
 	free(c);
 }
 

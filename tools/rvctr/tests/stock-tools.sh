@@ -28,6 +28,12 @@ check "report" $R report "$T_DIR/a.data"
 cp "$T_LOG" "$T_DIR/report.txt"
 check "report names binary and symbol" grep -q 'loop: work' "$T_DIR/report.txt"
 check "report counts mispredicts" grep -q 'mispredict rate: [0-9.]*% (527 of 4800)' "$T_DIR/report.txt"
+# a different local file under the recorded name: addresses, not wrong symbols
+mkdir -p "$T_DIR/symfs/$(dirname "$B")"
+"${CROSS_COMPILE:-riscv64-linux-gnu-}gcc" -O1 -static -no-pie -Wl,--build-id=0x1234 \
+	-o "$T_DIR/symfs/$B" "$(dirname "$0")/data/loop.c"
+check "report: a rebuilt binary (other build id) is not used for symbols" sh -c \
+	"$R report --symfs '$T_DIR/symfs' '$T_DIR/a.data' | grep -q 'differ from the recorded ones'"
 
 if ! have perf; then
 	for t in "perf script reads our perf.data" "perf script reads the round trip" \

@@ -16,6 +16,13 @@ struct rvctr_report;
 struct rvctr_report *rvctr_report__new(const char *symfs);
 void rvctr_report__delete(struct rvctr_report *r);
 int rvctr_report__mmap(struct rvctr_report *r, const struct rvctr_mmap *m);
+/*
+ * What the recording knew about its files: symbols are only taken from a
+ * local file whose build id matches (when one was recorded) and whose
+ * machine matches @arch (HEADER_ARCH, may be NULL); others show addresses.
+ */
+void rvctr_report__set_arch(struct rvctr_report *r, const char *arch);
+int rvctr_report__build_id(struct rvctr_report *r, const struct rvctr_build_id *b);
 int rvctr_report__sample(struct rvctr_report *r, const struct rvctr_sample *s);
 /* Print the tables, at most @top rows each. */
 int rvctr_report__print(struct rvctr_report *r, FILE *out, unsigned int top);
