@@ -52,6 +52,7 @@ struct convert {
 	uint64_t *afdo_branches;
 	unsigned int nr_afdo;
 	uint64_t samples, no_branches;
+	int local_build_ids;	/* snapshots: build ids from the files named */
 	char err[512];
 };
 
@@ -159,7 +160,11 @@ static int open_output(struct convert *c, const struct source *src)
 	return 0;
 }
 
-/* Build id of a mapped file, when the file is here to read. */
+/*
+ * Build id of a mapped file, for snapshot input only: the user named the
+ * binary.  A perf.data's own build ids are copied instead; a local file of
+ * the same name may be another build.
+ */
 static void add_file_build_id(struct convert *c, const struct rvctr_mmap *m)
 {
 	struct rvctr_symtab *t;
@@ -183,7 +188,8 @@ static int on_mmap(struct convert *c, const struct rvctr_mmap *m)
 	switch (c->fmt) {
 	case FMT_PERF:
 	case FMT_SPE:
-		add_file_build_id(c, m);
+		if (c->local_build_ids)
+			add_file_build_id(c, m);
 		return rvctr_writer__mmap2(c->w, m, 0);
 	case FMT_AUTOFDO:
 		return rvctr_maps__add(c->maps, m);
@@ -388,6 +394,7 @@ static int run(struct convert *c, struct source *src, int force_progress)
 	struct progress p;
 	int ret;
 
+	c->local_build_ids = source__is_snapshot(src);
 	if (open_output(c, src))
 		return error("%s", c->err);
 	progress__init(&p, "converting", force_progress);
