@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The rvctr subcommands and what they share. */
+#ifndef RVCTR_BUILTIN_H
+#define RVCTR_BUILTIN_H
+
+#include <stdio.h>
+
+int cmd_record(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_topdown(int argc, char **argv);
+
+struct rvctr_topdown;
+/* topdown -- COMMAND: count the events this PMU has while COMMAND runs. */
+int topdown_run(char **argv, struct rvctr_topdown *td, unsigned int level);
+
+/* Progress on stderr: only when it is a terminal or --progress asked. */
+struct progress {
+	int on;
+	double last;
+	const char *what;
+};
+
+void progress__init(struct progress *p, const char *what, int forced);
+void progress__update(struct progress *p, double frac);
+void progress__done(struct progress *p);
+
+/* "rvctr: <msg>" on stderr; returns the exit status for errors (1). */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif /* RVCTR_BUILTIN_H */

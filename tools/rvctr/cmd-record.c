@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rvctr record: run a command with branch-stack sampling through libperf,
+ * drain the ring buffers and write perf.data (COMM, MMAP2, SAMPLE records,
+ * HEADER_BUILD_ID and HEADER_ARCH) that stock perf reads.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <perf/core.h>
+#include <perf/cpumap.h>
+#include <perf/event.h>
+#include <perf/evlist.h>
+#include <perf/evsel.h>
+#include <perf/mmap.h>
+#include <perf/threadmap.h>
+
+#include <rvctr/perf_data.h>
+#include <rvctr/symtab.h>
+#include "builtin.h"
+
+#define MAX_FILES	1024
+
+static const char record_usage[] =
+	"usage: rvctr record [options] -- COMMAND [ARGS...]\n"
+	"\n"
+	"Run COMMAND and sample it with branch stacks (CTR records through the\n"
+	"perf branch-stack interface); write perf.data that perf report/script,\n"
+	"rvctr convert and rvctr report read.\n"
+	"\n"
+	"  -o, --output FILE    output (default perf.data)\n"
+	"  -e, --event EVENT    cycles (default), instructions, or task-clock (a\n"
+	"                       software event without branch stacks, for testing\n"
+	"                       the collection path on machines without them)\n"
+	"  -c, --count N        sample period (default 100000)\n"
+	"  -j, --branch-filter  comma list: any (default), call, any_call, any_ret,\n"
+	"                       ind_call, ind_jump, cond, u, k\n"
+	"  -g, --call-graph     also record callchains (perf report --branch-history\n"
+	"                       needs them)\n"
+	"  -m, --mmap-pages N   ring buffer pages per CPU (default 64, power of two)\n"
+	"      --progress       show progress even when stderr is not a terminal\n"
+	"  -h, --help           this text\n"
+	"\n"
+	"Needs a PMU with branch stacks: /sys/bus/event_source/devices/cpu/caps/branches.\n";
+
+struct recorder {
+	struct rvctr_writer *w;
+	struct perf_evlist *evlist;
+	uint64_t samples, lost, records;
+	char *files[MAX_FILES];
+	unsigned int nr_files;
+};
+
+static const struct {
+	const char *name;
+	uint64_t bits;
+} branch_filters[] = {
+	{ "any", PERF_SAMPLE_BRANCH_ANY },
+	{ "call", PERF_SAMPLE_BRANCH_CALL },
+	{ "any_call", PERF_SAMPLE_BRANCH_ANY_CALL },
+	{ "any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN },
+	{ "ind_call", PERF_SAMPLE_BRANCH_IND_CALL },
+	{ "ind_jump", PERF_SAMPLE_BRANCH_IND_JUMP },
+	{ "cond", PERF_SAMPLE_BRANCH_COND },
+	{ "u", PERF_SAMPLE_BRANCH_USER },
+	{ "k", PERF_SAMPLE_BRANCH_KERNEL },
+};
+
+static int parse_filter(const char *s, uint64_t *out)
+{
+	char buf[256], *tok, *save;
+	unsigned int i;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	*out = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < sizeof(branch_filters) / sizeof(branch_filters[0]); i++)
+			if (!strcmp(tok, branch_filters[i].name))
+				break;
+		if (i == sizeof(branch_filters) / sizeof(branch_filters[0]))
+			return -1;
+		*out |= branch_filters[i].bits;
+	}
+	/* a privilege-only filter means every branch type at that level */
+	if (!(*out & ~(uint64_t)(PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL)))
+		*out |= PERF_SAMPLE_BRANCH_ANY;
+	if (!(*out & (PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL)))
+		*out |= PERF_SAMPLE_BRANCH_USER;
+	return 0;
+}
+
+static int libperf_print(enum libperf_print_level level, const char *fmt, va_list ap)
+{
+	return level <= LIBPERF_ERR ? vfprintf(stderr, fmt, ap) : 0;
+}
+
+/* Remember executable mappings: their build ids go in the header. */
+static void note_mmap2(struct recorder *r, const union perf_event *ev)
+{
+	const struct perf_record_mmap2 *m = &ev->mmap2;
+	unsigned int i;
+
+	if (!(m->prot & 4) || m->filename[0] != '/' || r->nr_files == MAX_FILES)
+		return;
+	for (i = 0; i < r->nr_files; i++)
+		if (!strcmp(r->files[i], m->filename))
+			return;
+	r->files[r->nr_files] = strndup(m->filename, m->header.size - sizeof(*m));
+	if (r->files[r->nr_files])
+		r->nr_files++;
+}
+
+static int drain(struct recorder *r)
+{
+	struct perf_mmap *map;
+	union perf_event *ev;
+
+	perf_evlist__for_each_mmap(r->evlist, map, false) {
+		if (perf_mmap__read_init(map) < 0)
+			continue;
+		while ((ev = perf_mmap__read_event(map))) {
+			r->records++;
+			if (ev->header.type == PERF_RECORD_SAMPLE)
+				r->samples++;
+			else if (ev->header.type == PERF_RECORD_LOST)
+				r->lost += ev->lost.lost;
+			else if (ev->header.type == PERF_RECORD_MMAP2)
+				note_mmap2(r, ev);
+			if (rvctr_writer__raw(r->w, ev, ev->header.size)) {
+				perf_mmap__consume(map);
+				return -1;
+			}
+			perf_mmap__consume(map);
+		}
+		perf_mmap__read_done(map);
+	}
+	return 0;
+}
+
+static void add_build_ids(struct recorder *r)
+{
+	unsigned int i, n;
+	uint8_t id[20];
+	char err[256];
+
+	for (i = 0; i < r->nr_files; i++) {
+		struct rvctr_symtab *t = rvctr_symtab__load(r->files[i], err, sizeof(err));
+
+		if (!t)
+			continue;
+		n = rvctr_symtab__build_id(t, id);
+		if (n)
+			rvctr_writer__add_build_id(r->w, -1, PERF_RECORD_MISC_USER, r->files[i], id, n);
+		rvctr_symtab__delete(t);
+	}
+}
+
+/* The child waits for a byte on @go before exec, so counting starts at exec. */
+static pid_t start_workload(char **argv, int *go)
+{
+	int fds[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(fds))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		close(fds[1]);
+		if (read(fds[0], &c, 1) != 1)
+			_exit(127);
+		execvp(argv[0], argv);
+		fprintf(stderr, "rvctr: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(fds[0]);
+	*go = fds[1];
+	return pid;
+}
+
+enum rec_event { EV_CYCLES, EV_INSTRUCTIONS, EV_TASK_CLOCK };
+
+static const char * const event_names[] = { "cycles", "instructions", "task-clock" };
+
+static void fill_attr(struct perf_event_attr *a, enum rec_event ev, uint64_t period,
+		      uint64_t filter)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = ev == EV_TASK_CLOCK ? PERF_TYPE_SOFTWARE : PERF_TYPE_HARDWARE;
+	a->config = ev == EV_TASK_CLOCK ? PERF_COUNT_SW_TASK_CLOCK :
+		    ev == EV_INSTRUCTIONS ? PERF_COUNT_HW_INSTRUCTIONS : PERF_COUNT_HW_CPU_CYCLES;
+	a->sample_period = period;
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	if (ev != EV_TASK_CLOCK) {
+		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = filter;
+	}
+	a->exclude_kernel = !(filter & PERF_SAMPLE_BRANCH_KERNEL);
+	a->exclude_hv = 1;
+	a->disabled = 1;
+	a->enable_on_exec = 1;
+	a->inherit = 1;
+	a->mmap = a->mmap2 = a->comm = a->task = 1;
+	a->sample_id_all = 1;
+}
+
+static int open_events(struct recorder *r, struct perf_event_attr *a, pid_t pid, int pages)
+{
+	struct perf_cpu_map *cpus = perf_cpu_map__new_online_cpus();
+	struct perf_thread_map *threads = perf_thread_map__new_dummy();
+	struct perf_evsel *evsel = perf_evsel__new(a);
+	int err;
+
+	r->evlist = perf_evlist__new();
+	if (!cpus || !threads || !evsel || !r->evlist) {
+		perf_cpu_map__put(cpus);
+		perf_thread_map__put(threads);
+		return error("out of memory");
+	}
+	perf_thread_map__set_pid(threads, 0, pid);
+	perf_evlist__add(r->evlist, evsel);
+	perf_evlist__set_maps(r->evlist, cpus, threads);
+	perf_cpu_map__put(cpus);
+	perf_thread_map__put(threads);
+	err = perf_evlist__open(r->evlist);
+	if (err) {
+		if (err == -EOPNOTSUPP || err == -ENOENT || err == -EINVAL)
+			return error("cannot open a branch-stack event (%s): does this PMU support "
+				     "branch stacks? (see /sys/bus/event_source/devices/cpu/caps/branches)",
+				     strerror(-err));
+		return error("cannot open the event: %s", strerror(-err));
+	}
+	if (perf_evlist__mmap(r->evlist, pages))
+		return error("cannot map the ring buffers (%d pages): %m", pages);
+	return 0;
+}
+
+static void write_comm(struct recorder *r, pid_t pid, const char *cmd)
+{
+	struct rvctr_comm c = { .pid = pid, .tid = pid };
+	char tmp[256];
+
+	snprintf(tmp, sizeof(tmp), "%s", cmd);
+	snprintf(c.comm, 16, "%s", basename(tmp));
+	rvctr_writer__comm(r->w, &c, 0);
+}
+
+static int wait_and_drain(struct recorder *r, pid_t pid, int force)
+{
+	struct progress p;
+	int status = 0;
+
+	progress__init(&p, "recording", force);
+	for (;;) {
+		pid_t done = waitpid(pid, &status, WNOHANG);
+
+		if (drain(r))
+			return -1;
+		if (done == pid)
+			break;
+		perf_evlist__poll(r->evlist, 100);
+		if (p.on)
+			fprintf(stderr, "\rrecording: %llu samples", (unsigned long long)r->samples);
+	}
+	perf_evlist__disable(r->evlist);
+	if (drain(r))
+		return -1;
+	if (p.on)
+		fputc('\n', stderr);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int record(char **argv, const char *output, struct perf_event_attr *a,
+		  const char *name, int pages, int force)
+{
+	struct recorder r = { 0 };
+	struct utsname uts;
+	int go = -1, status = -1, ret = 1;
+	char err[512];
+	pid_t pid;
+
+	libperf_init(libperf_print);
+	pid = start_workload(argv, &go);
+	if (pid < 0)
+		return error("fork: %m");
+	if (open_events(&r, a, pid, pages))
+		goto out;
+	r.w = rvctr_writer__open(output, a, &name, 1, err, sizeof(err));
+	if (!r.w) {
+		error("%s", err);
+		goto out;
+	}
+	rvctr_writer__set_arch(r.w, uname(&uts) ? "riscv64" : uts.machine);
+	write_comm(&r, pid, argv[0]);
+	signal(SIGINT, SIG_IGN);	/* ^C stops the workload, we finish the file */
+	if (write(go, "g", 1) != 1) {
+		error("cannot start the workload");
+		goto out;
+	}
+	close(go);
+	go = -1;
+	status = wait_and_drain(&r, pid, force);
+	add_build_ids(&r);
+	if (status >= 0)
+		ret = 0;
+out:
+	if (go >= 0) {
+		close(go);	/* the child exits on EOF */
+		waitpid(pid, NULL, 0);
+	}
+	if (r.w && rvctr_writer__close(r.w, err, sizeof(err)))
+		ret = error("%s", err);
+	if (r.evlist) {
+		perf_evlist__munmap(r.evlist);
+		perf_evlist__close(r.evlist);
+		perf_evlist__delete(r.evlist);
+	}
+	while (r.nr_files)
+		free(r.files[--r.nr_files]);
+	if (!ret)
+		fprintf(stderr, "rvctr: %llu samples (%llu lost) written to %s; workload exit %d\n",
+			(unsigned long long)r.samples, (unsigned long long)r.lost, output, status);
+	return ret;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "branch-filter", required_argument, NULL, 'j' },
+		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "call-graph", no_argument, NULL, 'g' },
+		{ "progress", no_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *output = "perf.data";
+	uint64_t period = 100000, filter = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
+	int opt, pages = 64, progress = 0, callchain = 0;
+	enum rec_event ev = EV_CYCLES;
+	struct perf_event_attr attr;
+
+	while ((opt = getopt_long(argc, argv, "+o:e:c:j:m:gh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'o': output = optarg; break;
+		case 'e':
+			for (ev = 0; ev <= EV_TASK_CLOCK && strcmp(optarg, event_names[ev]); ev++)
+				;
+			if (ev > EV_TASK_CLOCK)
+				return error("event must be cycles, instructions or task-clock");
+			break;
+		case 'c': period = strtoull(optarg, NULL, 0); break;
+		case 'j':
+			if (parse_filter(optarg, &filter))
+				return error("bad branch filter '%s'", optarg);
+			break;
+		case 'm': pages = atoi(optarg); break;
+		case 'g': callchain = 1; break;
+		case 'P': progress = 1; break;
+		case 'h': fputs(record_usage, stdout); return 0;
+		default: fputs(record_usage, stderr); return 2;
+		}
+	}
+	if (optind >= argc || !period || pages <= 0 || (pages & (pages - 1))) {
+		fputs(record_usage, stderr);
+		return 2;
+	}
+	fill_attr(&attr, ev, period, filter);
+	if (callchain)
+		attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
+	return record(argv + optind, output, &attr, event_names[ev], pages, progress);
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * AutoFDO text profile ("--profiler text" of create_llvm_prof/create_gcov):
+ *
+ *   <number of ranges>        then lines  <begin>-<end>:<count>
+ *   <number of addresses>     then lines  <addr>:<count>
+ *   <number of branches>      then lines  <from>-><to>:<count>
+ *
+ * addresses in hex without 0x, relative to one binary (its file offsets,
+ * as AutoFDO's own perf.data reader computes them).  A range is the
+ * straight-line code between two consecutive taken branches of one stack:
+ * from the older branch's target to the newer branch's source.  Counting
+ * follows AutoFDO's reader, so a text profile and the perf.data it came
+ * from give the same counts.
+ */
+#ifndef RVCTR_AUTOFDO_H
+#define RVCTR_AUTOFDO_H
+
+#include <stdio.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+struct rvctr_afdo;
+
+/*
+ * Map a runtime address to the binary's address space: returns 0 and sets
+ * *out when @addr belongs to the binary, -1 otherwise.
+ */
+typedef int (*rvctr_afdo_xlate_t)(void *ctx, uint64_t addr, uint64_t *out);
+
+struct rvctr_afdo *rvctr_afdo__new(void);
+void rvctr_afdo__delete(struct rvctr_afdo *a);
+/* Add one sample: its ip and branch stack (entry 0 newest).  0 or -1 (ENOMEM). */
+int rvctr_afdo__add(struct rvctr_afdo *a, uint64_t ip, const struct perf_branch_entry *br,
+		    uint64_t nr, rvctr_afdo_xlate_t xlate, void *ctx);
+int rvctr_afdo__write(const struct rvctr_afdo *a, FILE *out);
+uint64_t rvctr_afdo__nr_ranges(const struct rvctr_afdo *a);
+uint64_t rvctr_afdo__nr_branches(const struct rvctr_afdo *a);
+
+#endif /* RVCTR_AUTOFDO_H */

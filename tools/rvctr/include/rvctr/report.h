@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Branch statistics over branch-stack samples: histogram by branch type,
+ * hottest edges with their mispredict rate and mean cycles, and branches
+ * by binary and function (ELF symbols of the mapped files).
+ */
+#ifndef RVCTR_REPORT_H
+#define RVCTR_REPORT_H
+
+#include <stdio.h>
+#include <rvctr/perf_data.h>
+
+struct rvctr_report;
+
+/* @symfs: directory prefixed to mapped file names when loading symbols (or NULL). */
+struct rvctr_report *rvctr_report__new(const char *symfs);
+void rvctr_report__delete(struct rvctr_report *r);
+int rvctr_report__mmap(struct rvctr_report *r, const struct rvctr_mmap *m);
+/*
+ * What the recording knew about its files: symbols are only taken from a
+ * local file whose build id matches (when one was recorded) and whose
+ * machine matches @arch (HEADER_ARCH, may be NULL); others show addresses.
+ */
+void rvctr_report__set_arch(struct rvctr_report *r, const char *arch);
+int rvctr_report__build_id(struct rvctr_report *r, const struct rvctr_build_id *b);
+int rvctr_report__sample(struct rvctr_report *r, const struct rvctr_sample *s);
+/* Print the tables, at most @top rows each. */
+int rvctr_report__print(struct rvctr_report *r, FILE *out, unsigned int top);
+uint64_t rvctr_report__nr_branches(const struct rvctr_report *r);
+
+#endif /* RVCTR_REPORT_H */

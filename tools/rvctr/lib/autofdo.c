@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* AutoFDO text profile aggregation; see rvctr/autofdo.h. */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include <rvctr/autofdo.h>
+#include <rvctr/table.h>
+
+/* AutoFDO drops ranges longer than this as bogus, and a duplicated head
+ * entry whose loop body is longer than the stride limit. */
+#define MAX_RANGE		(1u << 20)
+#define DUP_STRIDE_LIMIT	0x1000
+
+struct rvctr_afdo {
+	struct rvctr_table *ranges, *addrs, *branches;
+};
+
+struct rvctr_afdo *rvctr_afdo__new(void)
+{
+	struct rvctr_afdo *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return NULL;
+	a->ranges = rvctr_table__new();
+	a->addrs = rvctr_table__new();
+	a->branches = rvctr_table__new();
+	if (!a->ranges || !a->addrs || !a->branches) {
+		rvctr_afdo__delete(a);
+		return NULL;
+	}
+	return a;
+}
+
+void rvctr_afdo__delete(struct rvctr_afdo *a)
+{
+	if (!a)
+		return;
+	rvctr_table__delete(a->ranges);
+	rvctr_table__delete(a->addrs);
+	rvctr_table__delete(a->branches);
+	free(a);
+}
+
+static int bump(struct rvctr_table *t, uint64_t x, uint64_t y)
+{
+	struct rvctr_counts *c = rvctr_table__get(t, x, y);
+
+	if (!c)
+		return -1;
+	c->count++;
+	return 0;
+}
+
+/* The stack is in the binary when both ends translate. */
+struct xlated {
+	uint64_t from, to;
+	int from_ok, to_ok;
+};
+
+static void xlate_entry(const struct perf_branch_entry *b, rvctr_afdo_xlate_t xlate,
+			void *ctx, struct xlated *x)
+{
+	x->from_ok = !xlate(ctx, b->from, &x->from);
+	x->to_ok = !xlate(ctx, b->to, &x->to);
+}
+
+/* A head entry repeated at index 1 with a long loop body is an LBR artefact. */
+static int dup_head(const struct xlated *e0, const struct xlated *e1)
+{
+	return e0->from == e1->from && e0->to == e1->to &&
+	       e0->from - e0->to > DUP_STRIDE_LIMIT;
+}
+
+int rvctr_afdo__add(struct rvctr_afdo *a, uint64_t ip, const struct perf_branch_entry *br,
+		    uint64_t nr, rvctr_afdo_xlate_t xlate, void *ctx)
+{
+	struct xlated prev, cur, head;
+	uint64_t addr, i;
+	int ret = 0;
+
+	if (!xlate(ctx, ip, &addr))
+		ret |= bump(a->addrs, addr, 0);
+	if (!nr)
+		return ret;
+	xlate_entry(&br[0], xlate, ctx, &head);
+	if (head.from_ok && head.to_ok)
+		ret |= bump(a->branches, head.from, head.to);
+	prev = head;
+	for (i = 1; i < nr; i++, prev = cur) {
+		xlate_entry(&br[i], xlate, ctx, &cur);
+		if (!cur.to_ok || !prev.from_ok || (i == 1 && dup_head(&head, &cur)))
+			continue;
+		if (prev.from < cur.to || prev.from - cur.to > MAX_RANGE)
+			continue;
+		ret |= bump(a->ranges, cur.to, prev.from);
+		if (cur.from_ok)
+			ret |= bump(a->branches, cur.from, cur.to);
+	}
+	return ret;
+}
+
+static int write_table(const struct rvctr_table *t, FILE *out, const char *sep, int pair)
+{
+	struct rvctr_counts *c;
+	size_t n, i;
+
+	c = rvctr_table__sorted(t, &n);
+	if (!c)
+		return -1;
+	fprintf(out, "%zu\n", n);
+	for (i = 0; i < n; i++) {
+		if (pair)
+			fprintf(out, "%" PRIx64 "%s%" PRIx64 ":%" PRIu64 "\n", c[i].a, sep, c[i].b,
+				c[i].count);
+		else
+			fprintf(out, "%" PRIx64 ":%" PRIu64 "\n", c[i].a, c[i].count);
+	}
+	free(c);
+	return 0;
+}
+
+int rvctr_afdo__write(const struct rvctr_afdo *a, FILE *out)
+{
+	if (write_table(a->ranges, out, "-", 1) || write_table(a->addrs, out, "", 0) ||
+	    write_table(a->branches, out, "->", 1))
+		return -1;
+	return ferror(out) ? -1 : 0;
+}
+
+uint64_t rvctr_afdo__nr_ranges(const struct rvctr_afdo *a)
+{
+	return rvctr_table__size(a->ranges);
+}
+
+uint64_t rvctr_afdo__nr_branches(const struct rvctr_afdo *a)
+{
+	return rvctr_table__size(a->branches);
+}

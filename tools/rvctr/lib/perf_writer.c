@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf.data writer.  Layout: file header, attribute ids, attributes, the
+ * data section (records as they come), then the feature section table and
+ * the features.  The header is written last, when the sizes are known, so
+ * the output must be seekable.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rvctr/perf_data.h>
+#include "perf_format.h"
+
+#define MAX_WRITER_BUILD_IDS	1024
+
+/* sample_type bits the writer knows how to lay out */
+#define WRITABLE_SAMPLE_TYPE						\
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |	\
+	 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |		\
+	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |	\
+	 PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_WEIGHT)
+
+struct rvctr_writer {
+	FILE *f;
+	unsigned int nr_attrs;
+	uint32_t attr_size;		/* as written: see attr_size() */
+	struct perf_event_attr attrs[RVCTR_MAX_ATTRS];
+	char *names[RVCTR_MAX_ATTRS];
+	uint64_t attrs_off, data_off, data_size;
+	uint64_t nr_samples;
+	char arch[64];
+	struct rvctr_build_id *build_ids;
+	unsigned int nr_build_ids;
+	int failed;
+	char err[256];
+	uint64_t rec[65536 / 8];
+};
+
+static int wfail(struct rvctr_writer *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int wfail(struct rvctr_writer *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (w->failed)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(w->err, sizeof(w->err), fmt, ap);
+	va_end(ap);
+	w->failed = 1;
+	return -1;
+}
+
+static int put(struct rvctr_writer *w, const void *p, size_t n)
+{
+	if (w->failed)
+		return -1;
+	if (fwrite(p, 1, n, w->f) != n)
+		return wfail(w, "write error: %s", strerror(errno));
+	return 0;
+}
+
+static int put_zero(struct rvctr_writer *w, size_t n)
+{
+	static const char zero[64];
+
+	while (n) {
+		size_t k = n < sizeof(zero) ? n : sizeof(zero);
+
+		if (put(w, zero, k))
+			return -1;
+		n -= k;
+	}
+	return 0;
+}
+
+static void free_writer(struct rvctr_writer *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nr_attrs; i++)
+		free(w->names[i]);
+	free(w->build_ids);
+	if (w->f)
+		fclose(w->f);
+	free(w);
+}
+
+static int check_attrs(const struct perf_event_attr *attrs, unsigned int nr,
+		       char *err, size_t errlen)
+{
+	unsigned int i;
+
+	if (!nr || nr > RVCTR_MAX_ATTRS) {
+		snprintf(err, errlen, "%u attributes (1..%d)", nr, RVCTR_MAX_ATTRS);
+		return -1;
+	}
+	for (i = 0; i < nr; i++) {
+		if (attrs[i].sample_type & ~(uint64_t)WRITABLE_SAMPLE_TYPE) {
+			snprintf(err, errlen, "attribute %u: sample_type %#llx not supported", i,
+				 (unsigned long long)attrs[i].sample_type);
+			return -1;
+		}
+		if (nr > 1 && !(attrs[i].sample_type & PERF_SAMPLE_IDENTIFIER)) {
+			snprintf(err, errlen, "several attributes need PERF_SAMPLE_IDENTIFIER");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Write attributes no longer than they need to be: perf before 6.3 rejects
+ * an attr larger than its own (128 bytes, PERF_ATTR_SIZE_VER7) even when
+ * the extra bytes are zero.
+ */
+static uint32_t attr_size(const struct perf_event_attr *attrs, unsigned int nr)
+{
+	uint32_t size = PERF_ATTR_SIZE_VER7;
+	unsigned int i, b;
+
+	for (i = 0; i < nr; i++)
+		for (b = PERF_ATTR_SIZE_VER7; b < sizeof(attrs[i]); b++)
+			if (((const unsigned char *)&attrs[i])[b])
+				size = sizeof(attrs[i]);
+	return size;
+}
+
+struct rvctr_writer *rvctr_writer__open(const char *path,
+					const struct perf_event_attr *attrs,
+					const char *const *names, unsigned int nr,
+					char *err, size_t errlen)
+{
+	struct rvctr_writer *w;
+	unsigned int i;
+	uint64_t id;
+
+	if (check_attrs(attrs, nr, err, errlen))
+		return NULL;
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	w->f = fopen(path, "wb");
+	if (!w->f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		free(w);
+		return NULL;
+	}
+	w->nr_attrs = nr;
+	w->attr_size = attr_size(attrs, nr);
+	for (i = 0; i < nr; i++) {
+		w->attrs[i] = attrs[i];
+		w->attrs[i].size = w->attr_size;
+		w->names[i] = names && names[i] ? strdup(names[i]) : NULL;
+	}
+	/* header placeholder, then one id per attribute */
+	put_zero(w, sizeof(struct perf_file_header));
+	for (i = 0; i < nr; i++) {
+		id = i + 1;
+		put(w, &id, sizeof(id));
+	}
+	w->attrs_off = sizeof(struct perf_file_header) + 8ULL * nr;
+	for (i = 0; i < nr; i++) {
+		struct perf_section ids = { sizeof(struct perf_file_header) + 8ULL * i, 8 };
+
+		put(w, &w->attrs[i], w->attr_size);
+		put(w, &ids, sizeof(ids));
+	}
+	w->data_off = w->attrs_off + nr * (w->attr_size + 16);
+	if (w->failed) {
+		snprintf(err, errlen, "%s", w->err);
+		free_writer(w);
+		return NULL;
+	}
+	return w;
+}
+
+int rvctr_writer__set_arch(struct rvctr_writer *w, const char *arch)
+{
+	snprintf(w->arch, sizeof(w->arch), "%s", arch);
+	return 0;
+}
+
+int rvctr_writer__add_build_id(struct rvctr_writer *w, int32_t pid, uint16_t misc,
+			       const char *filename, const uint8_t *id, uint8_t size)
+{
+	struct rvctr_build_id *b;
+	unsigned int i;
+
+	if (size > 20)
+		return wfail(w, "build id of %u bytes (max 20)", size);
+	for (i = 0; i < w->nr_build_ids; i++)
+		if (!strcmp(w->build_ids[i].filename, filename))
+			return 0;
+	if (w->nr_build_ids >= MAX_WRITER_BUILD_IDS)
+		return wfail(w, "more than %d build ids", MAX_WRITER_BUILD_IDS);
+	if (!w->build_ids) {
+		w->build_ids = calloc(MAX_WRITER_BUILD_IDS, sizeof(*w->build_ids));
+		if (!w->build_ids)
+			return wfail(w, "out of memory");
+	}
+	b = &w->build_ids[w->nr_build_ids++];
+	b->pid = pid;
+	b->misc = misc;
+	b->size = size;
+	memcpy(b->id, id, size);
+	snprintf(b->filename, sizeof(b->filename), "%s", filename);
+	return 0;
+}
+
+static int put_record(struct rvctr_writer *w, size_t size)
+{
+	struct perf_event_header *h = (struct perf_event_header *)w->rec;
+
+	if (size > 65535 - 7)
+		return wfail(w, "record of %zu bytes is too large", size);
+	size = PERF_ALIGN(size, 8);
+	h->size = size;
+	if (put(w, w->rec, size))
+		return -1;
+	w->data_size += size;
+	return 0;
+}
+
+/* The sample_id trailer of non-sample records (attr.sample_id_all). */
+static size_t put_sample_id(struct rvctr_writer *w, size_t off, uint32_t pid, uint32_t tid,
+			    uint64_t time)
+{
+	const struct perf_event_attr *a = &w->attrs[0];
+	uint64_t *p = (uint64_t *)((char *)w->rec + off);
+	uint64_t st = a->sample_type;
+
+	if (!a->sample_id_all)
+		return off;
+	if (st & PERF_SAMPLE_TID)
+		*p++ = pid | (uint64_t)tid << 32;
+	if (st & PERF_SAMPLE_TIME)
+		*p++ = time;
+	if (st & PERF_SAMPLE_ID)
+		*p++ = 1;
+	if (st & PERF_SAMPLE_CPU)
+		*p++ = 0;
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		*p++ = 1;
+	return (char *)p - (char *)w->rec;
+}
+
+int rvctr_writer__comm(struct rvctr_writer *w, const struct rvctr_comm *c, uint64_t time)
+{
+	struct perf_event_header *h = (struct perf_event_header *)w->rec;
+	size_t n = strnlen(c->comm, sizeof(c->comm) - 1), off;
+	uint32_t *ids = (uint32_t *)(h + 1);
+
+	memset(w->rec, 0, 64 + sizeof(c->comm));
+	h->type = PERF_RECORD_COMM;
+	h->misc = 0;
+	ids[0] = c->pid;
+	ids[1] = c->tid;
+	memcpy(ids + 2, c->comm, n);
+	off = PERF_ALIGN(16 + n + 1, 8);
+	return put_record(w, put_sample_id(w, off, c->pid, c->tid, time));
+}
+
+int rvctr_writer__mmap2(struct rvctr_writer *w, const struct rvctr_mmap *m, uint64_t time)
+{
+	struct perf_event_header *h = (struct perf_event_header *)w->rec;
+	size_t n = strnlen(m->filename, sizeof(m->filename) - 1), off;
+	uint64_t *p = (uint64_t *)(h + 1);
+
+	memset(w->rec, 0, 128 + sizeof(m->filename));
+	h->type = PERF_RECORD_MMAP2;
+	h->misc = PERF_RECORD_MISC_USER;
+	*p++ = m->pid | (uint64_t)m->tid << 32;
+	*p++ = m->start;
+	*p++ = m->len;
+	*p++ = m->pgoff;
+	p += 3;		/* maj, min, ino, ino_generation: unknown */
+	*p++ = m->prot | (uint64_t)m->flags << 32;
+	memcpy(p, m->filename, n);
+	off = PERF_ALIGN((char *)p - (char *)w->rec + n + 1, 8);
+	return put_record(w, put_sample_id(w, off, m->pid, m->tid, time));
+}
+
+int rvctr_writer__sample(struct rvctr_writer *w, const struct rvctr_sample *s)
+{
+	struct perf_event_header *h = (struct perf_event_header *)w->rec;
+	uint64_t *p = (uint64_t *)(h + 1), st;
+	const struct perf_event_attr *a;
+
+	if (s->attr >= w->nr_attrs)
+		return wfail(w, "sample for attribute %u of %u", s->attr, w->nr_attrs);
+	a = &w->attrs[s->attr];
+	st = a->sample_type;
+	if (s->nr_branches > RVCTR_MAX_BRANCHES)
+		return wfail(w, "%llu branches (max %d)", (unsigned long long)s->nr_branches,
+			     RVCTR_MAX_BRANCHES);
+	h->type = PERF_RECORD_SAMPLE;
+	h->misc = s->misc ? s->misc : PERF_RECORD_MISC_USER;
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		*p++ = s->attr + 1;
+	if (st & PERF_SAMPLE_IP)
+		*p++ = s->ip;
+	if (st & PERF_SAMPLE_TID)
+		*p++ = s->pid | (uint64_t)s->tid << 32;
+	if (st & PERF_SAMPLE_TIME)
+		*p++ = s->time;
+	if (st & PERF_SAMPLE_ADDR)
+		*p++ = s->addr;
+	if (st & PERF_SAMPLE_ID)
+		*p++ = s->attr + 1;
+	if (st & PERF_SAMPLE_CPU)
+		*p++ = s->cpu;
+	if (st & PERF_SAMPLE_PERIOD)
+		*p++ = s->period;
+	/* rvctr_sample carries no callchain: raw records (record -g) do */
+	if (st & PERF_SAMPLE_CALLCHAIN)
+		*p++ = 0;
+	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		*p++ = s->nr_branches;
+		if (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
+			*p++ = s->hw_idx;
+		if (s->nr_branches)
+			memcpy(p, s->branches, s->nr_branches * sizeof(*s->branches));
+		p += s->nr_branches * 3;
+	}
+	if (st & PERF_SAMPLE_WEIGHT)
+		*p++ = s->weight;
+	w->nr_samples++;
+	return put_record(w, (char *)p - (char *)w->rec);
+}
+
+int rvctr_writer__raw(struct rvctr_writer *w, const void *rec, size_t size)
+{
+	const struct perf_event_header *h = rec;
+
+	if (size < sizeof(*h) || h->size != size || size % 8)
+		return wfail(w, "malformed raw record (size %zu)", size);
+	if (h->type == PERF_RECORD_SAMPLE)
+		w->nr_samples++;
+	if (put(w, rec, size))
+		return -1;
+	w->data_size += size;
+	return 0;
+}
+
+static uint64_t string_size(const char *s)
+{
+	return 4 + PERF_ALIGN(strlen(s) + 1, PERF_NAME_ALIGN);
+}
+
+static int put_string(struct rvctr_writer *w, const char *s)
+{
+	uint32_t len = PERF_ALIGN(strlen(s) + 1, PERF_NAME_ALIGN);
+
+	put(w, &len, 4);
+	put(w, s, strlen(s));
+	return put_zero(w, len - strlen(s));
+}
+
+static uint64_t build_id_size(const struct rvctr_build_id *b)
+{
+	return sizeof(struct perf_build_id_rec) + PERF_ALIGN(strlen(b->filename) + 1, 8);
+}
+
+static int put_build_ids(struct rvctr_writer *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nr_build_ids; i++) {
+		const struct rvctr_build_id *b = &w->build_ids[i];
+		struct perf_build_id_rec r = { 0 };
+		size_t n = strlen(b->filename);
+
+		r.header.type = 0;
+		r.header.misc = b->misc | PERF_MISC_BUILD_ID_SIZE;
+		r.header.size = build_id_size(b);
+		r.pid = b->pid;
+		r.size = b->size;
+		memcpy(r.data, b->id, b->size);
+		put(w, &r, sizeof(r));
+		put(w, b->filename, n);
+		put_zero(w, r.header.size - sizeof(r) - n);
+	}
+	return w->failed ? -1 : 0;
+}
+
+static uint64_t event_desc_size(const struct rvctr_writer *w)
+{
+	uint64_t n = 8;
+	unsigned int i;
+
+	for (i = 0; i < w->nr_attrs; i++)
+		n += w->attr_size + 4 +
+		     string_size(w->names[i] ? w->names[i] : "") + 8;
+	return n;
+}
+
+static int put_event_desc(struct rvctr_writer *w)
+{
+	uint32_t nr = w->nr_attrs, sz = w->attr_size, one = 1;
+	unsigned int i;
+
+	put(w, &nr, 4);
+	put(w, &sz, 4);
+	for (i = 0; i < w->nr_attrs; i++) {
+		uint64_t id = i + 1;
+
+		put(w, &w->attrs[i], sz);
+		put(w, &one, 4);
+		put_string(w, w->names[i] ? w->names[i] : "");
+		put(w, &id, 8);
+	}
+	return w->failed ? -1 : 0;
+}
+
+static int has_names(const struct rvctr_writer *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nr_attrs; i++)
+		if (w->names[i])
+			return 1;
+	return 0;
+}
+
+static uint64_t build_ids_size(const struct rvctr_writer *w)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < w->nr_build_ids; i++)
+		n += build_id_size(&w->build_ids[i]);
+	return n;
+}
+
+static int any_branch_stack(const struct rvctr_writer *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nr_attrs; i++)
+		if (w->attrs[i].sample_type & PERF_SAMPLE_BRANCH_STACK)
+			return 1;
+	return 0;
+}
+
+/* Features in bit order: section table first, then their contents. */
+static int put_features(struct rvctr_writer *w, struct perf_file_header *h)
+{
+	uint64_t sizes[PERF_FEAT_BITS] = { 0 };
+	uint64_t off = w->data_off + w->data_size;
+	struct perf_section s;
+	unsigned int bit, nr = 0;
+
+	if (w->nr_build_ids)
+		sizes[RVCTR_FEAT_BUILD_ID] = build_ids_size(w);
+	if (w->arch[0])
+		sizes[RVCTR_FEAT_ARCH] = string_size(w->arch);
+	if (has_names(w))
+		sizes[RVCTR_FEAT_EVENT_DESC] = event_desc_size(w);
+	for (bit = 0; bit < PERF_FEAT_BITS; bit++)
+		if (sizes[bit] || (bit == RVCTR_FEAT_BRANCH_STACK && any_branch_stack(w))) {
+			h->features[bit / 64] |= 1ULL << (bit % 64);
+			nr++;
+		}
+	s.offset = off + nr * sizeof(s);
+	for (bit = 0; bit < PERF_FEAT_BITS; bit++) {
+		if (!(h->features[bit / 64] >> (bit % 64) & 1))
+			continue;
+		s.size = sizes[bit];
+		put(w, &s, sizeof(s));
+		s.offset += s.size;
+	}
+	if (w->nr_build_ids)
+		put_build_ids(w);
+	if (w->arch[0])
+		put_string(w, w->arch);
+	if (has_names(w))
+		put_event_desc(w);
+	return w->failed ? -1 : 0;
+}
+
+int rvctr_writer__close(struct rvctr_writer *w, char *err, size_t errlen)
+{
+	struct perf_file_header h = {
+		.magic = PERF_MAGIC2,
+		.size = sizeof(h),
+	};
+	int ret = 0;
+
+	h.attr_size = w->attr_size + 16;
+	h.attrs.offset = w->attrs_off;
+	h.attrs.size = w->nr_attrs * h.attr_size;
+	h.data.offset = w->data_off;
+	h.data.size = w->data_size;
+	put_features(w, &h);
+	if (!w->failed && fseeko(w->f, 0, SEEK_SET))
+		wfail(w, "output is not seekable: %s", strerror(errno));
+	put(w, &h, sizeof(h));
+	if (!w->failed && fflush(w->f))
+		wfail(w, "write error: %s", strerror(errno));
+	if (w->failed) {
+		snprintf(err, errlen, "%s", w->err);
+		ret = -1;
+	}
+	if (fclose(w->f) && !ret) {
+		snprintf(err, errlen, "close: %s", strerror(errno));
+		ret = -1;
+	}
+	w->f = NULL;
+	free_writer(w);
+	return ret;
+}
+
+uint64_t rvctr_writer__nr_samples(const struct rvctr_writer *w)
+{
+	return w->nr_samples;
+}

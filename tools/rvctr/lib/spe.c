@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* SPE-like per-branch samples; see rvctr/spe.h. */
+#include <string.h>
+
+#include <rvctr/spe.h>
+
+void rvctr_spe__attrs(struct perf_event_attr attrs[RVCTR_SPE_NR_ATTRS],
+		      const char *names[RVCTR_SPE_NR_ATTRS])
+{
+	unsigned int i;
+
+	memset(attrs, 0, RVCTR_SPE_NR_ATTRS * sizeof(*attrs));
+	for (i = 0; i < RVCTR_SPE_NR_ATTRS; i++) {
+		/*
+		 * Raw events named by HEADER_EVENT_DESC: the hardware event
+		 * "branch-instructions" with period 1 is what perf takes for
+		 * Intel BTS, and perf script then prints it as a branch trace
+		 * without the branch stack.
+		 */
+		attrs[i].type = PERF_TYPE_RAW;
+		attrs[i].size = sizeof(attrs[i]);
+		attrs[i].config = i;
+		attrs[i].sample_period = 1;
+		attrs[i].sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+				       PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
+				       PERF_SAMPLE_PERIOD | PERF_SAMPLE_BRANCH_STACK |
+				       PERF_SAMPLE_WEIGHT;
+		attrs[i].branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+		attrs[i].sample_id_all = 1;
+		attrs[i].exclude_kernel = 1;
+		attrs[i].exclude_hv = 1;
+	}
+	names[RVCTR_SPE_BRANCH] = "branch";
+	names[RVCTR_SPE_BRANCH_MISS] = "branch-miss";
+}
+
+static int emit_one(struct rvctr_writer *w, const struct rvctr_sample *s, uint64_t i,
+		    unsigned int attr)
+{
+	struct perf_branch_entry pair[2];
+	struct rvctr_sample o = {
+		.attr = attr,
+		.misc = s->misc,
+		.pid = s->pid,
+		.tid = s->tid,
+		.time = s->time,
+		.cpu = s->cpu,
+		.period = 1,
+		.branches = pair,
+	};
+	const struct perf_branch_entry *b = &s->branches[i];
+
+	o.ip = b->from;
+	o.addr = b->to;
+	o.weight = b->cycles;
+	pair[0] = *b;
+	o.nr_branches = 1;
+	if (i + 1 < s->nr_branches) {
+		pair[1] = s->branches[i + 1];
+		o.nr_branches = 2;
+	}
+	return rvctr_writer__sample(w, &o);
+}
+
+int rvctr_spe__emit(struct rvctr_writer *w, const struct rvctr_sample *s)
+{
+	uint64_t i;
+
+	/* oldest first, so that times and file order agree with execution */
+	for (i = s->nr_branches; i-- > 0;) {
+		if (emit_one(w, s, i, RVCTR_SPE_BRANCH))
+			return -1;
+		if (s->branches[i].mispred && emit_one(w, s, i, RVCTR_SPE_BRANCH_MISS))
+			return -1;
+	}
+	return 0;
+}

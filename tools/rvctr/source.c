@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Input detection and snapshot-to-sample conversion; see source.h. */
+#include <errno.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <rvctr/snapshot.h>
+#include <rvctr/symtab.h>
+#include "source.h"
+#include <rvctr/ctr_perf.h>
+
+struct source {
+	struct source_opts o;
+	struct rvctr_reader *reader;
+	FILE *f;			/* snapshot text */
+	uint64_t size;
+	struct rvctr_snapshot_reader *snap;
+	struct rvctr_snapshot cur;
+	struct perf_branch_entry br[RVCTR_DEPTH_MAX];
+	struct rvctr_mmap binmap;
+	int pending;			/* synthetic COMM/MMAP2 left to emit */
+	uint64_t seq;
+	char err[512];
+};
+
+static int probe_snapshot(FILE *f)
+{
+	char buf[256];
+	size_t n = fread(buf, 1, sizeof(buf), f);
+
+	rewind(f);
+	return rvctr_snapshot__probe(buf, n);
+}
+
+/* The binary's executable segment, mapped where it was linked. */
+static int load_binary(struct source *s, char *err, size_t errlen)
+{
+	struct rvctr_symtab *t = rvctr_symtab__load(s->o.binary, err, errlen);
+	struct rvctr_segment seg;
+
+	if (!t)
+		return -1;
+	if (rvctr_symtab__exec_segment(t, &seg)) {
+		snprintf(err, errlen, "%s: no executable segment", s->o.binary);
+		rvctr_symtab__delete(t);
+		return -1;
+	}
+	s->binmap.pid = s->binmap.tid = s->o.pid;
+	s->binmap.start = seg.vaddr & ~0xfffULL;
+	s->binmap.pgoff = seg.offset & ~0xfffULL;
+	s->binmap.len = seg.vaddr + seg.memsz - s->binmap.start;
+	s->binmap.prot = 5;	/* PROT_READ | PROT_EXEC */
+	snprintf(s->binmap.filename, sizeof(s->binmap.filename), "%s", s->o.binary);
+	s->pending = 2;
+	rvctr_symtab__delete(t);
+	return 0;
+}
+
+static struct source *open_snapshot(struct source *s, FILE *f, char *err, size_t errlen)
+{
+	struct stat st;
+
+	s->f = f;
+	s->size = fstat(fileno(f), &st) == 0 ? (uint64_t)st.st_size : 0;
+	s->snap = rvctr_snapshot_reader__new(f);
+	if (!s->snap) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (s->o.binary && load_binary(s, err, errlen))
+		return NULL;
+	return s;
+}
+
+struct source *source__open(const char *path, const struct source_opts *o,
+			    char *err, size_t errlen)
+{
+	struct source *s = calloc(1, sizeof(*s));
+	FILE *f;
+
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	s->o = *o;
+	f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		free(s);
+		return NULL;
+	}
+	if (probe_snapshot(f)) {
+		if (open_snapshot(s, f, err, errlen))
+			return s;
+	} else if ((s->reader = rvctr_reader__fopen(f, err, errlen))) {
+		s->f = f;
+		return s;
+	}
+	if (!s->f)
+		fclose(f);
+	source__close(s);
+	return NULL;
+}
+
+void source__close(struct source *s)
+{
+	if (!s)
+		return;
+	rvctr_reader__close(s->reader);
+	rvctr_snapshot_reader__delete(s->snap);
+	if (s->f)
+		fclose(s->f);
+	free(s);
+}
+
+static void synth_event(struct source *s, struct rvctr_event *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	if (s->pending == 2) {
+		char tmp[sizeof(s->binmap.filename)];
+
+		ev->type = PERF_RECORD_COMM;
+		ev->comm.pid = ev->comm.tid = s->o.pid;
+		snprintf(tmp, sizeof(tmp), "%s", s->binmap.filename);
+		snprintf(ev->comm.comm, 16, "%s", basename(tmp));
+	} else {
+		ev->type = PERF_RECORD_MMAP2;
+		ev->misc = PERF_RECORD_MISC_USER;
+		ev->mmap = s->binmap;
+	}
+	s->pending--;
+}
+
+static int snapshot_event(struct source *s, struct rvctr_event *ev)
+{
+	struct rvctr_sample *smp = &ev->sample;
+	int ret = rvctr_snapshot_reader__next(s->snap, &s->cur);
+	unsigned int n;
+
+	if (ret <= 0) {
+		if (ret < 0)
+			snprintf(s->err, sizeof(s->err), "%s",
+				 rvctr_snapshot_reader__error(s->snap));
+		return ret;
+	}
+	n = rvctr_ctr_to_perf(s->cur.entries, s->cur.nr, s->o.has_misp, s->br);
+	memset(ev, 0, sizeof(*ev));
+	ev->type = PERF_RECORD_SAMPLE;
+	smp->pid = smp->tid = s->o.pid;
+	smp->time = ++s->seq;
+	smp->period = 1;
+	smp->nr_branches = n;
+	smp->branches = s->br;
+	/* the sample is taken where the newest recorded transfer went */
+	smp->ip = n ? s->br[0].to : 0;
+	smp->misc = n && rvctr_addr_is_kernel(smp->ip) ? PERF_RECORD_MISC_KERNEL :
+							 PERF_RECORD_MISC_USER;
+	ev->misc = smp->misc;
+	return 1;
+}
+
+int source__next(struct source *s, struct rvctr_event *ev)
+{
+	int ret;
+
+	if (s->reader) {
+		ret = rvctr_reader__next(s->reader, ev);
+		if (ret < 0)
+			snprintf(s->err, sizeof(s->err), "%s", rvctr_reader__error(s->reader));
+		return ret;
+	}
+	if (s->pending) {
+		synth_event(s, ev);
+		return 1;
+	}
+	return snapshot_event(s, ev);
+}
+
+const char *source__error(const struct source *s)
+{
+	return s->err;
+}
+
+double source__progress(const struct source *s)
+{
+	if (s->reader)
+		return rvctr_reader__data_size(s->reader) ?
+		       (double)rvctr_reader__data_pos(s->reader) / rvctr_reader__data_size(s->reader) : 1;
+	return s->size ? (double)ftello(s->f) / s->size : 0;
+}
+
+const struct rvctr_reader *source__reader(const struct source *s)
+{
+	return s->reader;
+}
+
+int source__is_snapshot(const struct source *s)
+{
+	return !s->reader;
+}

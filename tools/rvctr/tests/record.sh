@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# rvctr record on the host: the libperf collection path with a software
+# event (hosts rarely expose branch stacks), read back by stock perf; and the
+# branch-stack event either works or fails with a clear message.
+. "$(dirname "$0")/lib.sh"
+R=${RVCTR:?}
+
+if $R record --help | grep -q 'built without libperf'; then
+	skip "rvctr record" "built without libperf (no kernel source found)"
+	done_testing
+	exit
+fi
+work='i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done'
+if ! $R record -e task-clock -c 100000 -o "$T_DIR/r.data" -- sh -c "$work" >"$T_LOG" 2>&1; then
+	if grep -qi 'permission\|not permitted\|paranoid' "$T_LOG"; then
+		skip "record task-clock samples" "perf_event_open not permitted here"
+		done_testing
+		exit
+	fi
+	not_ok "record task-clock samples"
+	sed 's/^/# /' "$T_LOG"
+else
+	ok "record task-clock samples ($(grep -o '[0-9]* samples' "$T_LOG"))"
+fi
+check "our reader reads the recording" $R convert -f perfscript -o "$T_DIR/r.txt" "$T_DIR/r.data"
+if command -v perf >/dev/null; then
+	check "perf script reads the recording" perf script -i "$T_DIR/r.data"
+	cp "$T_LOG" "$T_DIR/script.txt"
+	check "samples are attributed to the workload's comm" grep -q '^ *sh ' "$T_DIR/script.txt"
+	check "perf report reads the recording" perf report -i "$T_DIR/r.data" --stdio
+	check "HEADER_ARCH is the machine's" sh -c \
+		"perf report -i '$T_DIR/r.data' --header-only | grep -q '# arch : $(uname -m)'"
+	check "HEADER_BUILD_ID names mapped files" sh -c \
+		"perf buildid-list -i '$T_DIR/r.data' | grep -q ' /'"
+	check "record -g: callchains" $R record -g -e task-clock -o "$T_DIR/g.data" -- sh -c "$work"
+	check "perf script shows the callchains" sh -c \
+		"perf script -i '$T_DIR/g.data' 2>/dev/null | grep -q '^[[:space:]]*[0-9a-f]* .*(/'"
+else
+	skip "perf reads the recording" "perf not installed"
+fi
+if [ -e /sys/bus/event_source/devices/cpu/caps/branches ]; then
+	check "record branch stacks" $R record -o "$T_DIR/b.data" -- sh -c "$work"
+	check "branch stacks in the recording" $R report "$T_DIR/b.data"
+else
+	if $R record -o "$T_DIR/b.data" -- true >"$T_LOG" 2>&1; then
+		not_ok "record -b without branch-stack support should fail"
+	elif grep -q 'branch stacks' "$T_LOG"; then
+		ok "no branch-stack PMU: record fails with a clear message"
+	else
+		not_ok "no branch-stack PMU: unclear message"
+		sed 's/^/# /' "$T_LOG"
+	fi
+fi
+done_testing

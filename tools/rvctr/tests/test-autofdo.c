@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* AutoFDO text aggregation and the counter table under it. */
+#include <stdlib.h>
+
+#include <rvctr/autofdo.h>
+#include <rvctr/table.h>
+
+#include "tests.h"
+
+/* The binary is [0x10000, 0x20000), reported as offsets from 0x10000. */
+static int xlate(void *ctx, uint64_t addr, uint64_t *out)
+{
+	(void)ctx;
+	if (addr < 0x10000 || addr >= 0x20000)
+		return -1;
+	*out = addr - 0x10000;
+	return 0;
+}
+
+static void br(struct perf_branch_entry *b, uint64_t from, uint64_t to)
+{
+	memset(b, 0, sizeof(*b));
+	b->from = from;
+	b->to = to;
+}
+
+static void test_text(void)
+{
+	struct perf_branch_entry s[3];
+	struct rvctr_afdo *a = rvctr_afdo__new();
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	/* newest first: ...->0x10100 (range 0x10100..0x10120), 0x10120->0x10200 */
+	br(&s[0], 0x10220, 0x10300);
+	br(&s[1], 0x10120, 0x10200);
+	br(&s[2], 0x10080, 0x10100);
+	rvctr_afdo__add(a, 0x10300, s, 3, xlate, NULL);
+	rvctr_afdo__add(a, 0x10300, s, 3, xlate, NULL);
+	/* a branch from outside the binary: only its target side counts */
+	br(&s[1], 0x90000, 0x10200);
+	rvctr_afdo__add(a, 0x90000, s, 2, xlate, NULL);
+	T_EQ(rvctr_afdo__write(a, f), 0, "writes");
+	fclose(f);
+	T_STREQ(buf, "2\n100-120:2\n200-220:3\n1\n300:2\n3\n80->100:2\n120->200:2\n220->300:3\n",
+		"ranges, addresses, branches");
+	T_EQ(rvctr_afdo__nr_ranges(a), 2, "two ranges");
+	free(buf);
+	rvctr_afdo__delete(a);
+}
+
+static void test_bogus(void)
+{
+	struct perf_branch_entry s[2];
+	struct rvctr_afdo *a = rvctr_afdo__new();
+
+	/* a "range" going backwards and one over 1 MB are dropped like AutoFDO does */
+	br(&s[0], 0x10100, 0x10000);
+	br(&s[1], 0x10000, 0x10200);
+	rvctr_afdo__add(a, 0, s, 2, xlate, NULL);
+	T_EQ(rvctr_afdo__nr_ranges(a), 0, "backward range dropped");
+	rvctr_afdo__delete(a);
+}
+
+static void test_table(void)
+{
+	struct rvctr_table *t = rvctr_table__new();
+	struct rvctr_counts *c;
+	size_t n, i, ok = 1;
+
+	for (i = 0; i < 100000; i++)
+		rvctr_table__get(t, i % 5000, i % 7)->count++;
+	T_EQ(rvctr_table__size(t), 35000, "distinct keys after growth");
+	c = rvctr_table__sorted(t, &n);
+	for (i = 1; i < n; i++)
+		ok &= c[i - 1].a < c[i].a || (c[i - 1].a == c[i].a && c[i - 1].b < c[i].b);
+	T_OK(ok, "sorted by key");
+	free(c);
+	rvctr_table__get(t, 1, 1)->count += 1000;
+	c = rvctr_table__by_count(t, &n);
+	T_EQ(c[0].a, 1, "by count: hottest first");
+	free(c);
+	rvctr_table__delete(t);
+}
+
+int main(void)
+{
+	test_text();
+	test_bogus();
+	test_table();
+	return tests_done();
+}

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf.data writer -> reader round trips: attributes, names, ids, features,
+ * COMM/MMAP2/SAMPLE records; and the reader's errors on damaged files.
+ */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <rvctr/perf_data.h>
+
+#include "tests.h"
+
+static char path[] = "/tmp/rvctr-test-XXXXXX";
+
+static struct perf_event_attr brstack_attr(void)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.sample_period = 1000,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			       PERF_SAMPLE_PERIOD | PERF_SAMPLE_BRANCH_STACK,
+		.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_HW_INDEX,
+		.sample_id_all = 1,
+	};
+	return a;
+}
+
+static void fill_branches(struct perf_branch_entry *b, unsigned int n)
+{
+	unsigned int i;
+
+	memset(b, 0, n * sizeof(*b));
+	for (i = 0; i < n; i++) {
+		b[i].from = 0x10000 + 16 * i;
+		b[i].to = 0x20000 + 8 * i;
+		b[i].cycles = i + 1;
+		b[i].type = PERF_BR_COND;
+		b[i].mispred = i == 3;
+		b[i].predicted = i != 3;
+	}
+}
+
+static void write_file(unsigned int nr_samples)
+{
+	struct perf_event_attr a = brstack_attr();
+	const char *name = "cycles";
+	struct perf_branch_entry br[32];
+	struct rvctr_comm c = { .pid = 42, .tid = 43, .comm = "loop" };
+	struct rvctr_mmap m = { .pid = 42, .tid = 42, .start = 0x10000, .len = 0x5000,
+				.pgoff = 0, .prot = 5, .filename = "/bin/loop" };
+	const uint8_t id[20] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 };
+	struct rvctr_writer *w;
+	char err[256];
+	unsigned int i;
+
+	fill_branches(br, 32);
+	w = rvctr_writer__open(path, &a, &name, 1, err, sizeof(err));
+	T_OK(w != NULL, "writer opens");
+	if (!w)
+		return;
+	rvctr_writer__set_arch(w, "riscv64");
+	rvctr_writer__add_build_id(w, -1, PERF_RECORD_MISC_USER, "/bin/loop", id, 20);
+	rvctr_writer__add_build_id(w, -1, PERF_RECORD_MISC_USER, "/bin/loop", id, 20);
+	rvctr_writer__comm(w, &c, 5);
+	rvctr_writer__mmap2(w, &m, 6);
+	for (i = 0; i < nr_samples; i++) {
+		struct rvctr_sample s = {
+			.ip = 0x10010 + i, .pid = 42, .tid = 43, .time = 100 + i,
+			.period = 1000, .nr_branches = 1 + i % 32, .hw_idx = i,
+			.branches = br,
+		};
+		rvctr_writer__sample(w, &s);
+	}
+	T_EQ(rvctr_writer__nr_samples(w), nr_samples, "writer counts samples");
+	T_EQ(rvctr_writer__close(w, err, sizeof(err)), 0, "writer closes");
+}
+
+static void test_round_trip(void)
+{
+	struct rvctr_reader *r;
+	struct rvctr_event ev;
+	const struct rvctr_build_id *b;
+	unsigned int comms = 0, mmaps = 0, samples = 0, good = 0;
+	char err[256];
+	int ret;
+
+	write_file(100);
+	r = rvctr_reader__open(path, err, sizeof(err));
+	T_OK(r != NULL, "reader opens what the writer wrote");
+	if (!r)
+		return;
+	T_EQ(rvctr_reader__nr_attrs(r), 1, "one attribute");
+	T_EQ(rvctr_reader__attr(r, 0)->sample_type, brstack_attr().sample_type, "sample_type kept");
+	T_EQ(rvctr_reader__attr(r, 0)->size, PERF_ATTR_SIZE_VER7, "attr written at 128 bytes");
+	T_STREQ(rvctr_reader__attr_name(r, 0), "cycles", "event name from EVENT_DESC");
+	T_STREQ(rvctr_reader__arch(r), "riscv64", "HEADER_ARCH");
+	T_OK(rvctr_reader__has_feature(r, RVCTR_FEAT_BRANCH_STACK), "HEADER_BRANCH_STACK set");
+	T_EQ(rvctr_reader__nr_build_ids(r), 1, "one build id (duplicates dropped)");
+	b = rvctr_reader__build_id(r, 0);
+	T_STREQ(b ? b->filename : NULL, "/bin/loop", "build id filename == MMAP2 filename");
+	T_EQ(b ? b->size : 0, 20, "build id size");
+	T_EQ(b ? b->id[19] : 0, 20, "build id bytes");
+	while ((ret = rvctr_reader__next(r, &ev)) > 0) {
+		if (ev.type == PERF_RECORD_COMM) {
+			comms++;
+			T_STREQ(ev.comm.comm, "loop", "COMM name");
+			T_EQ(ev.comm.tid, 43, "COMM tid");
+		} else if (ev.type == PERF_RECORD_MMAP2) {
+			mmaps++;
+			T_STREQ(ev.mmap.filename, "/bin/loop", "MMAP2 filename");
+			T_EQ(ev.mmap.len, 0x5000, "MMAP2 len");
+		} else if (ev.type == PERF_RECORD_SAMPLE) {
+			const struct rvctr_sample *s = &ev.sample;
+			uint64_t n = 1 + samples % 32;
+
+			good += s->ip == 0x10010 + samples && s->time == 100 + samples &&
+				s->pid == 42 && s->tid == 43 && s->period == 1000 &&
+				s->nr_branches == n && s->hw_idx == samples &&
+				s->branches[n - 1].from == 0x10000 + 16 * (n - 1) &&
+				s->branches[n - 1].cycles == n &&
+				(n < 4 || s->branches[3].mispred);
+			samples++;
+		}
+	}
+	T_EQ(ret, 0, "clean end of data");
+	T_EQ(comms, 1, "one COMM");
+	T_EQ(mmaps, 1, "one MMAP2");
+	T_EQ(samples, 100, "100 samples");
+	T_EQ(good, 100, "every sample field round-trips");
+	rvctr_reader__close(r);
+}
+
+static void test_multi_attr(void)
+{
+	struct perf_event_attr a[2] = { brstack_attr(), brstack_attr() };
+	const char *names[2] = { "branch", "branch-miss" };
+	struct rvctr_writer *w;
+	struct rvctr_reader *r;
+	struct rvctr_event ev;
+	unsigned int per[2] = { 0, 0 }, i;
+	char err[256];
+
+	a[0].sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_ADDR | PERF_SAMPLE_WEIGHT;
+	a[1].sample_type = a[0].sample_type;
+	a[1].config = 1;
+	w = rvctr_writer__open(path, a, names, 2, err, sizeof(err));
+	T_OK(w != NULL, "writer with two attributes");
+	if (!w)
+		return;
+	for (i = 0; i < 10; i++) {
+		struct rvctr_sample s = { .attr = i % 3 == 0, .ip = i, .addr = 0x100 + i,
+					  .weight = 7 * i };
+
+		rvctr_writer__sample(w, &s);
+	}
+	rvctr_writer__close(w, err, sizeof(err));
+	r = rvctr_reader__open(path, err, sizeof(err));
+	T_OK(r != NULL, "reader opens it");
+	if (!r)
+		return;
+	T_STREQ(rvctr_reader__attr_name(r, 1), "branch-miss", "second name");
+	i = 0;
+	while (rvctr_reader__next(r, &ev) > 0) {
+		if (ev.type != PERF_RECORD_SAMPLE)
+			continue;
+		per[ev.sample.attr]++;
+		i += ev.sample.addr == 0x100 + ev.sample.ip && ev.sample.weight == 7 * ev.sample.ip;
+	}
+	T_EQ(per[1], 4, "samples find their attribute by IDENTIFIER");
+	T_EQ(per[0], 6, "the others");
+	T_EQ(i, 10, "addr and weight round-trip");
+	rvctr_reader__close(r);
+}
+
+/* Rewrite bytes of the file at @off. */
+static void poke(long off, const void *p, size_t n)
+{
+	FILE *f = fopen(path, "r+b");
+
+	fseek(f, off, SEEK_SET);
+	fwrite(p, 1, n, f);
+	fclose(f);
+}
+
+static int read_all(char *err, size_t errlen)
+{
+	struct rvctr_reader *r = rvctr_reader__open(path, err, errlen);
+	struct rvctr_event ev;
+	int ret;
+
+	if (!r)
+		return -2;
+	while ((ret = rvctr_reader__next(r, &ev)) > 0)
+		;
+	if (ret < 0)
+		snprintf(err, errlen, "%s", rvctr_reader__error(r));
+	rvctr_reader__close(r);
+	return ret;
+}
+
+static void test_errors(void)
+{
+	const uint64_t swapped = 0x50455246494c4532ULL, huge = ~0ULL >> 4;
+	const uint16_t bad_size = 12;
+	char err[256] = "";
+	long data_off;
+
+	write_file(3);
+	T_EQ(truncate(path, 100), 0, "truncate");
+	T_EQ(read_all(err, sizeof(err)), (uint64_t)-2, "truncated header is an error");
+	T_OK(strstr(err, "truncated") || strstr(err, "outside"), "and says so");
+
+	write_file(3);
+	poke(0, &swapped, 8);
+	T_EQ(read_all(err, sizeof(err)), (uint64_t)-2, "other byte order rejected");
+	T_OK(strstr(err, "byte order") != NULL, "with a reason");
+
+	write_file(3);
+	poke(48, &huge, 8);	/* data.size */
+	T_EQ(read_all(err, sizeof(err)), (uint64_t)-2, "data size past the end rejected");
+
+	write_file(3);
+	{
+		FILE *f = fopen(path, "rb");
+		uint64_t off;
+
+		fseek(f, 40, SEEK_SET);
+		T_EQ(fread(&off, 8, 1, f), 1, "read data offset");
+		fclose(f);
+		data_off = off;
+	}
+	poke(data_off + 6, &bad_size, 2);	/* first record's size */
+	T_EQ(read_all(err, sizeof(err)), (uint64_t)-1, "record of size 12 is an error");
+	T_OK(strstr(err, "corrupt record header") != NULL, "naming the record header");
+}
+
+int main(void)
+{
+	int fd = mkstemp(path);
+
+	if (fd < 0)
+		return 1;
+	close(fd);
+	test_round_trip();
+	test_multi_attr();
+	test_errors();
+	unlink(path);
+	return tests_done();
+}
