@@ -17,7 +17,7 @@ CROSS_COMPILE ?= riscv64-linux-gnu-
 VM := tools/testing/vm
 BUILD := $(CURDIR)/build
 SUMMARY := tools/testing/tap-summary
-export KERNEL CROSS_COMPILE
+export KERNEL
 
 # The kernel build directory; building it the first time takes minutes.
 KDIR_CMD = $(VM)/build-kernel $(KERNEL)
