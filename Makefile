@@ -5,7 +5,8 @@
 #   make          build the module (against the cached bench kernel), the
 #                 tool (host and riscv64) and the guest selftests
 #   make demo     boot the emulated board, record branch stacks, show them
-#   make check    host unit tests + guest tests, one summary line at the end
+#   make check    host unit tests + guest tests (and a smoke test of the
+#                 other kernel), one summary line at the end
 #   make bench    benchmarks on the board (instructions, under -icount)
 #   make stress   trinity fuzzing, reload and hotplug loops, tool fuzzers
 #
@@ -23,7 +24,7 @@ export KERNEL
 KDIR_CMD = $(VM)/build-kernel $(KERNEL)
 KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR)
 
-.PHONY: all setup kernel rootfs module tools selftests unit guest-test \
+.PHONY: all setup kernel rootfs module tools selftests unit guest-test guest-test-other \
 	check demo bench stress clean help
 
 all: module tools selftests
@@ -62,11 +63,30 @@ guest-test: all rootfs
 	else echo "not ok 1 - guest run exited with status $$rc"; fi \
 		>$(BUILD)/guest-test/run.tap; exit $$rc
 
+# The other kernel: the module builds for it (in a copy of the sources, so
+# the two builds' objects do not mix) and the board boots it and passes
+# the board and module tests.
+OTHER_KERNEL := $(if $(filter 7.3,$(KERNEL)),6.12,7.3)
+OTHER := $(BUILD)/kernel-$(OTHER_KERNEL)
+guest-test-other: setup rootfs selftests
+	@rm -rf $(OTHER)/guest-test; mkdir -p $(OTHER)/guest-test
+	@rsync -a --delete Kbuild include drivers $(OTHER)/
+	@kdir=$$($(VM)/build-kernel $(OTHER_KERNEL)) && \
+		$(MAKE) -s ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(OTHER) -C "$$kdir" modules
+	@RVCTR_VM_MODULE=$(OTHER)/drivers/perf/rvctr/rvctr.ko $(VM)/run \
+		--kernel $(OTHER_KERNEL) --out $(OTHER)/guest-test \
+		selftests/rvctr/run_tests.sh board_test module_test; rc=$$?; \
+	if [ $$rc -eq 0 ]; then echo "ok 1 - Linux $(OTHER_KERNEL) boots and runs the smoke tests"; \
+	else echo "not ok 1 - Linux $(OTHER_KERNEL) run exited with status $$rc"; fi \
+		>$(OTHER)/guest-test/run.tap; exit $$rc
+
 check: setup
-	@rm -f $(BUILD)/unit.tap; rm -rf $(BUILD)/guest-test
+	@rm -f $(BUILD)/unit.tap; rm -rf $(BUILD)/guest-test $(OTHER)/guest-test
 	@$(MAKE) --no-print-directory unit || echo "not ok - unit tests did not finish" >>$(BUILD)/unit.tap
 	@$(MAKE) --no-print-directory guest-test || true
-	@$(SUMMARY) $(BUILD)/unit.tap $(BUILD)/guest-test
+	@$(MAKE) --no-print-directory guest-test-other || \
+		echo "not ok - Linux $(OTHER_KERNEL) smoke test did not finish" >>$(BUILD)/unit.tap
+	@$(SUMMARY) $(BUILD)/unit.tap $(BUILD)/guest-test $(OTHER)/guest-test
 
 demo: all rootfs
 	@$(VM)/run --kernel $(KERNEL) --out $(BUILD)/demo tools/testing/vm/demo.sh
@@ -90,4 +110,4 @@ clean:
 	rm -rf $(BUILD)
 
 help:
-	@sed -n '3,14p' Makefile
+	@sed -n '3,15p' Makefile

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Run every rvctr selftest on the board: the C tests built into
+# Run the rvctr selftests named as arguments (default: all) on the board:
+# the C tests built into
 # /opt/rvctr/selftests and the *_test.sh scripts beside this file.  Each
 # test's TAP goes to the console and to $RVCTR_OUT/NAME.tap; a test that
 # exits with a failure status without printing "not ok" (a crash, say)
@@ -13,6 +14,14 @@ status=0
 tests=()
 for t in "$bins"/*_test; do [ -x "$t" ] && tests+=("$t"); done
 for t in "$here"/*_test.sh; do [ -f "$t" ] && tests+=("$t"); done
+if [ $# -gt 0 ]; then
+	want=" $* "
+	for i in "${!tests[@]}"; do
+		n=$(basename "${tests[$i]}")
+		[[ "$want" == *" ${n%.sh} "* ]] || unset "tests[$i]"
+	done
+	tests=("${tests[@]}")
+fi
 [ ${#tests[@]} -gt 0 ] || { echo "not ok 1 no selftests found" | tee "$out/none.tap"; exit 1; }
 for t in "${tests[@]}"; do
 	name=$(basename "$t")
