@@ -47,7 +47,7 @@ tools: setup
 
 selftests: setup
 	@kdir=$$($(KDIR_CMD)) && \
-		$(MAKE) -C selftests/rvctr KSRC="$$kdir/../src" OUT=$(BUILD)/selftests
+		$(MAKE) -C selftests/rvctr CROSS_COMPILE=$(CROSS_COMPILE) KSRC="$$kdir/../src" OUT=$(BUILD)/selftests
 
 # Host unit tests (include/ and tools/), under ASan and UBSan.
 unit: setup
