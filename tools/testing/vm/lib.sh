@@ -20,11 +20,12 @@ GUEST_MIRROR=${RVCTR_GUEST_MIRROR:-http://deb.debian.org/debian}
 log() { printf '[rvctr] %s\n' "$*" >&2; }
 die() { printf '[rvctr] error: %s\n' "$*" >&2; exit 1; }
 
-# Hash of files and strings, for cache keys.
+# Hash of files' contents (not their paths: every clone must find the
+# same cache entry) and of strings, for cache keys.
 key_of() {
 	local f
 	for f in "$@"; do
-		if [ -f "$f" ]; then sha256sum "$f"; else printf '%s\n' "$f"; fi
+		if [ -f "$f" ]; then sha256sum <"$f"; else printf '%s\n' "$f"; fi
 	done | sha256sum | cut -c1-16
 }
 
