@@ -483,6 +483,17 @@ static ssize_t ctr_depth_store(struct device *dev,
 	return len;
 }
 
+/* Without CTR the PMU has no caps/branches: perf then skips LBR tests. */
+static umode_t ctr_attr_visible(struct kobject *kobj, struct attribute *attr,
+				int n)
+{
+	struct dev_ext_attribute *ea = container_of(attr, struct dev_ext_attribute,
+						    attr.attr);
+	struct rvctr_ctr *ctr = ea->var;
+
+	return ctr->depths ? attr->mode : 0;
+}
+
 static void rvctr_ctr_sysfs_init(struct rvctr_ctr *ctr)
 {
 	struct dev_ext_attribute *a;
@@ -496,6 +507,7 @@ static void rvctr_ctr_sysfs_init(struct rvctr_ctr *ctr)
 	ctr->caps_attrs[0] = &a->attr.attr;
 	ctr->caps_group.name = "caps";
 	ctr->caps_group.attrs = ctr->caps_attrs;
+	ctr->caps_group.is_visible = ctr_attr_visible;
 
 	a = &ctr->depth_attr;
 	sysfs_attr_init(&a->attr.attr);
@@ -506,6 +518,7 @@ static void rvctr_ctr_sysfs_init(struct rvctr_ctr *ctr)
 	a->var = ctr;
 	ctr->ctl_attrs[0] = &a->attr.attr;
 	ctr->ctl_group.attrs = ctr->ctl_attrs;
+	ctr->ctl_group.is_visible = ctr_attr_visible;
 }
 
 /* ------------------------------------------------------------------ */
