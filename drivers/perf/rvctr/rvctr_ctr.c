@@ -188,6 +188,8 @@ void rvctr_ctr_del(struct rvctr_ctr_cpu *cc, struct perf_event *event)
 	if (!--cc->users) {
 		cc->sctrctl = 0;
 		csr_write(RVCTR_CSR_SCTRCTL, 0);
+		/* Nothing of the last user stays for a BPF snapshot. */
+		ctr_clear();
 	}
 }
 
@@ -349,7 +351,9 @@ void rvctr_ctr_sched_task(struct rvctr_ctr_cpu *cc,
  * The perf_snapshot_branch_stack static call: freeze first, so the BPF
  * program's own path does not displace what it asked for, then copy,
  * then put FROZEN back as it was.  Uses only CSRs, so it needs no
- * pointer to driver state.  MISP is not reported here.
+ * pointer to driver state.  The buffer holds only what the current
+ * branch-stack events may see: it is cleared when the last one leaves the
+ * CPU and at task switches.  MISP is not reported here.
  */
 static int rvctr_ctr_snapshot(struct perf_branch_entry *entries,
 			      unsigned int cnt)
@@ -360,9 +364,8 @@ static int rvctr_ctr_snapshot(struct perf_branch_entry *entries,
 
 	local_irq_save(flags);
 	was_frozen = ctr_freeze();
-	if (csr_read(RVCTR_CSR_SCTRCTL) & (RVCTR_CTL_U | RVCTR_CTL_S))
-		n = ctr_copy(entries, cnt, ctr_hw_depth(), false,
-			     PERF_SAMPLE_BRANCH_KERNEL);
+	n = ctr_copy(entries, cnt, ctr_hw_depth(), false,
+		     PERF_SAMPLE_BRANCH_KERNEL);
 	if (!was_frozen)
 		ctr_thaw();
 	local_irq_restore(flags);
