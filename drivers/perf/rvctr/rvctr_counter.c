@@ -58,18 +58,42 @@ static struct sbiret rvctr_sbi(int fid, unsigned long a0, unsigned long a1,
 	return sbi_ecall(SBI_EXT_PMU, fid, a0, a1, a2, a3, 0, 0);
 }
 
-/* csr_read() takes a constant: one case per hpmcounter. */
-#define RVCTR_RD1(n)	case (n): return csr_read(CSR_CYCLE + (n))
-#define RVCTR_RD4(n)	RVCTR_RD1(n); RVCTR_RD1((n) + 1); \
-			RVCTR_RD1((n) + 2); RVCTR_RD1((n) + 3)
-#define RVCTR_RD16(n)	RVCTR_RD4(n); RVCTR_RD4((n) + 4); \
-			RVCTR_RD4((n) + 8); RVCTR_RD4((n) + 12)
-
+/* csr_read() takes a constant: one case per counter CSR. */
 static u64 rvctr_read_csr(unsigned int n)
 {
 	switch (n) {
-	RVCTR_RD16(0);
-	RVCTR_RD16(16);
+	case 0: return csr_read(CSR_CYCLE + 0);
+	case 1: return csr_read(CSR_CYCLE + 1);
+	case 2: return csr_read(CSR_CYCLE + 2);
+	case 3: return csr_read(CSR_CYCLE + 3);
+	case 4: return csr_read(CSR_CYCLE + 4);
+	case 5: return csr_read(CSR_CYCLE + 5);
+	case 6: return csr_read(CSR_CYCLE + 6);
+	case 7: return csr_read(CSR_CYCLE + 7);
+	case 8: return csr_read(CSR_CYCLE + 8);
+	case 9: return csr_read(CSR_CYCLE + 9);
+	case 10: return csr_read(CSR_CYCLE + 10);
+	case 11: return csr_read(CSR_CYCLE + 11);
+	case 12: return csr_read(CSR_CYCLE + 12);
+	case 13: return csr_read(CSR_CYCLE + 13);
+	case 14: return csr_read(CSR_CYCLE + 14);
+	case 15: return csr_read(CSR_CYCLE + 15);
+	case 16: return csr_read(CSR_CYCLE + 16);
+	case 17: return csr_read(CSR_CYCLE + 17);
+	case 18: return csr_read(CSR_CYCLE + 18);
+	case 19: return csr_read(CSR_CYCLE + 19);
+	case 20: return csr_read(CSR_CYCLE + 20);
+	case 21: return csr_read(CSR_CYCLE + 21);
+	case 22: return csr_read(CSR_CYCLE + 22);
+	case 23: return csr_read(CSR_CYCLE + 23);
+	case 24: return csr_read(CSR_CYCLE + 24);
+	case 25: return csr_read(CSR_CYCLE + 25);
+	case 26: return csr_read(CSR_CYCLE + 26);
+	case 27: return csr_read(CSR_CYCLE + 27);
+	case 28: return csr_read(CSR_CYCLE + 28);
+	case 29: return csr_read(CSR_CYCLE + 29);
+	case 30: return csr_read(CSR_CYCLE + 30);
+	case 31: return csr_read(CSR_CYCLE + 31);
 	}
 	WARN_ONCE(1, "rvctr: no counter CSR %u\n", n);
 	return 0;

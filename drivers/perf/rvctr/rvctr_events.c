@@ -26,85 +26,91 @@
 #include "rvctr_ctr.h"
 
 /*
- * The format fields: name, config word, low bit, high bit.  The sysfs
- * strings and the getters below come from this one table.
- * raw: config:0-47 is the event selector (SBI raw event data), 63:62 say
- * what kind of raw event (0 hardware, 2 SBI firmware, 3 platform firmware).
+ * The format fields, one table: the sysfs strings ("config:0-47") are
+ * printed from it and rvctr_fmt_get() reads attr fields with it, so the
+ * two cannot disagree.  config:0-47 is the event selector (SBI raw event
+ * data); 63:62 say what kind of raw event (0 hardware, 2 SBI firmware,
+ * 3 platform firmware).  The XiangShan fields exist only on that core.
  */
-#define RVCTR_FMT_event		config, 0, 47
-#define RVCTR_FMT_firmware	config, 62, 63
-#define RVCTR_FMT_event0	config, RVCTR_XS_EVENT0_LO, RVCTR_XS_EVENT0_HI
-#define RVCTR_FMT_event1	config, RVCTR_XS_EVENT1_LO, RVCTR_XS_EVENT1_HI
-#define RVCTR_FMT_event2	config, RVCTR_XS_EVENT2_LO, RVCTR_XS_EVENT2_HI
-#define RVCTR_FMT_event3	config, RVCTR_XS_EVENT3_LO, RVCTR_XS_EVENT3_HI
-#define RVCTR_FMT_op0		config, RVCTR_XS_OP0_LO, RVCTR_XS_OP0_HI
-#define RVCTR_FMT_op1		config, RVCTR_XS_OP1_LO, RVCTR_XS_OP1_HI
-#define RVCTR_FMT_op2		config, RVCTR_XS_OP2_LO, RVCTR_XS_OP2_HI
-#define RVCTR_FMT_group		config, RVCTR_XS_GROUP_LO, RVCTR_XS_GROUP_HI
-
-#define __RVCTR_FMT_STR(cfg, lo, hi)	__stringify(cfg) ":" __stringify(lo) "-" __stringify(hi)
-#define _RVCTR_FMT_STR(f)		__RVCTR_FMT_STR(f)
-#define __RVCTR_FMT_GET(cfg, lo, hi, attr) \
-	(((attr)->cfg & GENMASK_ULL(hi, lo)) >> (lo))
-#define _RVCTR_FMT_GET(f, attr)		__RVCTR_FMT_GET(f, attr)
-/* The value of format field @name in @attr. */
-#define RVCTR_FMT_GET(name, attr)	_RVCTR_FMT_GET(RVCTR_FMT_##name, attr)
+enum rvctr_fmt_id {
+	RVCTR_FMT_EVENT, RVCTR_FMT_FIRMWARE,
+	RVCTR_FMT_EVENT0, RVCTR_FMT_EVENT1, RVCTR_FMT_EVENT2, RVCTR_FMT_EVENT3,
+	RVCTR_FMT_OP0, RVCTR_FMT_OP1, RVCTR_FMT_OP2, RVCTR_FMT_GROUP,
+	RVCTR_FMT_CTR_NTBR, RVCTR_FMT_CTR_BPFRZ,
+	RVCTR_NR_FMT,
+};
 
 struct rvctr_format {
 	struct device_attribute attr;
-	const char *spec;
-	bool vendor_xs;		/* only on XiangShan Kunminghu */
+	u8 word;		/* 0 config, 1 config1, 2 config2 */
+	u8 lo, hi;
+	bool xs;		/* only on XiangShan Kunminghu */
+};
+
+static ssize_t rvctr_format_show(struct device *dev,
+				 struct device_attribute *attr, char *buf);
+
+#define RVCTR_FMT(_id, _name, _word, _lo, _hi, _xs)			\
+	[_id] = {							\
+		.attr = __ATTR(_name, 0444, rvctr_format_show, NULL),	\
+		.word = _word, .lo = _lo, .hi = _hi, .xs = _xs,		\
+	}
+
+static struct rvctr_format rvctr_formats[RVCTR_NR_FMT] = {
+	RVCTR_FMT(RVCTR_FMT_EVENT, event, 0, 0, 47, false),
+	RVCTR_FMT(RVCTR_FMT_FIRMWARE, firmware, 0, 62, 63, false),
+	RVCTR_FMT(RVCTR_FMT_EVENT0, event0, 0, RVCTR_XS_EVENT0_LO, RVCTR_XS_EVENT0_HI, true),
+	RVCTR_FMT(RVCTR_FMT_EVENT1, event1, 0, RVCTR_XS_EVENT1_LO, RVCTR_XS_EVENT1_HI, true),
+	RVCTR_FMT(RVCTR_FMT_EVENT2, event2, 0, RVCTR_XS_EVENT2_LO, RVCTR_XS_EVENT2_HI, true),
+	RVCTR_FMT(RVCTR_FMT_EVENT3, event3, 0, RVCTR_XS_EVENT3_LO, RVCTR_XS_EVENT3_HI, true),
+	RVCTR_FMT(RVCTR_FMT_OP0, op0, 0, RVCTR_XS_OP0_LO, RVCTR_XS_OP0_HI, true),
+	RVCTR_FMT(RVCTR_FMT_OP1, op1, 0, RVCTR_XS_OP1_LO, RVCTR_XS_OP1_HI, true),
+	RVCTR_FMT(RVCTR_FMT_OP2, op2, 0, RVCTR_XS_OP2_LO, RVCTR_XS_OP2_HI, true),
+	RVCTR_FMT(RVCTR_FMT_GROUP, group, 0, RVCTR_XS_GROUP_LO, RVCTR_XS_GROUP_HI, true),
+	RVCTR_FMT(RVCTR_FMT_CTR_NTBR, ctr_ntbr, 2, RVCTR_CTR_CFG2_NTBR_BIT,
+		  RVCTR_CTR_CFG2_NTBR_BIT, false),
+	RVCTR_FMT(RVCTR_FMT_CTR_BPFRZ, ctr_bpfrz, 2, RVCTR_CTR_CFG2_BPFRZ_BIT,
+		  RVCTR_CTR_CFG2_BPFRZ_BIT, false),
 };
 
 static ssize_t rvctr_format_show(struct device *dev,
 				 struct device_attribute *attr, char *buf)
 {
+	static const char * const words[] = { "config", "config1", "config2" };
 	struct rvctr_format *f = container_of(attr, struct rvctr_format, attr);
 
-	return sysfs_emit(buf, "%s\n", f->spec);
+	if (f->lo == f->hi)
+		return sysfs_emit(buf, "%s:%u\n", words[f->word], f->lo);
+	return sysfs_emit(buf, "%s:%u-%u\n", words[f->word], f->lo, f->hi);
 }
 
-#define RVCTR_FORMAT(_name, _xs)					\
-	static struct rvctr_format rvctr_fmt_##_name = {		\
-		.attr = __ATTR(_name, 0444, rvctr_format_show, NULL),	\
-		.spec = _RVCTR_FMT_STR(RVCTR_FMT_##_name),		\
-		.vendor_xs = _xs,					\
-	}
+/* The value of format field @id in @attr. */
+static u64 rvctr_fmt_get(enum rvctr_fmt_id id, const struct perf_event_attr *attr)
+{
+	const struct rvctr_format *f = &rvctr_formats[id];
+	u64 word = f->word == 0 ? attr->config :
+		   f->word == 1 ? attr->config1 : attr->config2;
 
-#define RVCTR_FORMAT_CTR(_name, _spec)					\
-	static struct rvctr_format rvctr_fmt_##_name = {		\
-		.attr = __ATTR(_name, 0444, rvctr_format_show, NULL),	\
-		.spec = _spec,						\
-	}
-
-RVCTR_FORMAT(event, false);
-RVCTR_FORMAT(firmware, false);
-RVCTR_FORMAT(event0, true);
-RVCTR_FORMAT(event1, true);
-RVCTR_FORMAT(event2, true);
-RVCTR_FORMAT(event3, true);
-RVCTR_FORMAT(op0, true);
-RVCTR_FORMAT(op1, true);
-RVCTR_FORMAT(op2, true);
-RVCTR_FORMAT(group, true);
-RVCTR_FORMAT_CTR(ctr_ntbr, RVCTR_CTR_FMT_NTBR);
-RVCTR_FORMAT_CTR(ctr_bpfrz, RVCTR_CTR_FMT_BPFRZ);
+	return (word & GENMASK_ULL(f->hi, f->lo)) >> f->lo;
+}
 
 static struct attribute *rvctr_format_attrs[] = {
-	&rvctr_fmt_event.attr.attr,
-	&rvctr_fmt_firmware.attr.attr,
-	&rvctr_fmt_event0.attr.attr,
-	&rvctr_fmt_event1.attr.attr,
-	&rvctr_fmt_event2.attr.attr,
-	&rvctr_fmt_event3.attr.attr,
-	&rvctr_fmt_op0.attr.attr,
-	&rvctr_fmt_op1.attr.attr,
-	&rvctr_fmt_op2.attr.attr,
-	&rvctr_fmt_group.attr.attr,
-	&rvctr_fmt_ctr_ntbr.attr.attr,
-	&rvctr_fmt_ctr_bpfrz.attr.attr,
+	&rvctr_formats[RVCTR_FMT_EVENT].attr.attr,
+	&rvctr_formats[RVCTR_FMT_FIRMWARE].attr.attr,
+	&rvctr_formats[RVCTR_FMT_EVENT0].attr.attr,
+	&rvctr_formats[RVCTR_FMT_EVENT1].attr.attr,
+	&rvctr_formats[RVCTR_FMT_EVENT2].attr.attr,
+	&rvctr_formats[RVCTR_FMT_EVENT3].attr.attr,
+	&rvctr_formats[RVCTR_FMT_OP0].attr.attr,
+	&rvctr_formats[RVCTR_FMT_OP1].attr.attr,
+	&rvctr_formats[RVCTR_FMT_OP2].attr.attr,
+	&rvctr_formats[RVCTR_FMT_GROUP].attr.attr,
+	&rvctr_formats[RVCTR_FMT_CTR_NTBR].attr.attr,
+	&rvctr_formats[RVCTR_FMT_CTR_BPFRZ].attr.attr,
 	NULL,
 };
+
+static_assert(ARRAY_SIZE(rvctr_format_attrs) == RVCTR_NR_FMT + 1);
 
 static struct rvctr_pmu *rvctr_dev_pmu(struct device *dev)
 {
@@ -118,7 +124,7 @@ static umode_t rvctr_format_visible(struct kobject *kobj,
 	struct rvctr_format *f;
 
 	f = container_of(attr, struct rvctr_format, attr.attr);
-	if (f->vendor_xs && rp->vendor != &rvctr_vendor_xiangshan)
+	if (f->xs && rp->vendor != &rvctr_vendor_xiangshan)
 		return 0;
 	return attr->mode;
 }
@@ -296,12 +302,12 @@ static int rvctr_map_raw(struct rvctr_pmu *rp, struct perf_event *event)
 	struct hw_perf_event *hwc = &event->hw;
 	u64 config = event->attr.config;
 
-	switch (RVCTR_FMT_GET(firmware, &event->attr)) {
+	switch (rvctr_fmt_get(RVCTR_FMT_FIRMWARE, &event->attr)) {
 	case 0:
 		return rvctr_map_raw_hw(rp, event);
 	case 2:		/* SBI firmware event */
 		hwc->event_base = SBI_PMU_EVENT_TYPE_FW << 16 |
-				  (RVCTR_FMT_GET(event, &event->attr) & 0xffff);
+				  (rvctr_fmt_get(RVCTR_FMT_EVENT, &event->attr) & 0xffff);
 		hwc->config = 0;
 		break;
 	case 3:		/* platform firmware event, raw data below */
