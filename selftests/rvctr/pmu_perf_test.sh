@@ -1,0 +1,32 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The tests shipped with Debian's perf that exercise hardware counting and
+# sampling, run against the rvctr PMU.  perf's own verdict is kept: "Ok"
+# passes, "Skip" skips (with perf's reason), anything else fails.
+. ./lib.sh
+tests=(
+	"Parse event definition strings"
+	"PMU events"
+	"Event times"
+	"Read samples using the mmap interface"
+	"Object code reading"
+	"Sample parsing"
+	"perf stat tests"
+	"perf stat CSV output linter"
+	"perf stat STD output linter"
+)
+for t in "${tests[@]}"; do
+	res=$(timeout 150 perf test "$t" 2>&1 | tail -20)
+	diag "$(echo "$res" | grep -E ': .*(Ok|FAILED|Skip)' | head -5 | tr '\n' ' ')"
+	if ! echo "$res" | grep -q ': '; then
+		fail "perf test '$t': no result (timed out or unknown)"
+	elif echo "$res" | grep -q 'FAILED'; then
+		fail "perf test '$t'"
+		echo "$res" | sed 's/^/# /'
+	elif echo "$res" | grep -q ': Ok'; then
+		ok "perf test '$t'"
+	else
+		skip "perf test '$t'" "$(echo "$res" | grep -o 'Skip.*' | head -1)"
+	fi
+done
+tap_done
