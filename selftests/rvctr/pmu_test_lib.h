@@ -69,6 +69,26 @@ static inline int64_t pmu_count_loop(int fd, unsigned long n)
 	return v.count;
 }
 
+/*
+ * The smallest of @reps counts of the loop.  Under -icount an interrupt
+ * that lands in the loop shifts a few thousand instructions between
+ * modes in QEMU's accounting; runs without one are exact, and with small
+ * loops most runs are.
+ */
+static inline int64_t pmu_min_count(int fd, unsigned long n, int reps)
+{
+	int64_t best = -1, c;
+
+	while (reps--) {
+		c = pmu_count_loop(fd, n);
+		if (c < 0)
+			return -1;
+		if (best < 0 || c < best)
+			best = c;
+	}
+	return best;
+}
+
 /* The runner's --icount pass sets RVCTR_ICOUNT=1 (selftests/rvctr/icount). */
 static inline int pmu_icount(void)
 {
