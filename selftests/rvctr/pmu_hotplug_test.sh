@@ -20,8 +20,13 @@ cpu1_samples() {
 	perf script -i /tmp/hp.data -F ip 2>/dev/null | wc -l
 }
 
-first=$(cpu1_samples)
-diag "cpu1 samples before hotplug: $first"
+# Sampling is only reliable in the --icount pass (delegated counters):
+# through SBI calls QEMU + OpenSBI lose overflows (Documentation/driver.rst).
+sampling=${RVCTR_ICOUNT:-}
+if [ -n "$sampling" ]; then
+	first=$(cpu1_samples)
+	diag "cpu1 samples before hotplug: $first"
+fi
 
 perf stat -a -x, -e instructions -o /tmp/hp-stat.txt -- sleep 6 &
 stat_pid=$!
@@ -38,12 +43,17 @@ check "system-wide count survives the hotplug" test "${count:-0}" -gt 0 2>/dev/n
 state=$(grep -c 'perf/riscv/rvctr:online' /sys/devices/system/cpu/hotplug/states)
 check "exactly one cpuhp state" test "$state" -eq 1
 
-before=$(irq_count)
-samples=$(cpu1_samples)
-after=$(irq_count)
-diag "cpu1 overflow irqs $before -> $after, $samples samples"
-check "cpu1 samples after coming back" test "$samples" -gt 0
-check "cpu1 takes overflow interrupts again" test "$after" -gt "$before"
+if [ -n "$sampling" ]; then
+	before=$(irq_count)
+	samples=$(cpu1_samples)
+	after=$(irq_count)
+	diag "cpu1 overflow irqs $before -> $after, $samples samples"
+	check "cpu1 samples before the hotplug" test "$first" -gt 0
+	check "cpu1 samples after coming back" test "$samples" -gt 0
+	check "cpu1 takes overflow interrupts again" test "$after" -gt "$before"
+else
+	skip "cpu1 samples after coming back" "sampling checks run in the --icount pass"
+fi
 
 for i in 1 2 3; do
 	echo 0 > $cpu1 && echo 1 > $cpu1 || break
