@@ -84,7 +84,11 @@ TEST(exclude_hv_is_accepted)
 		EXPECT_EQ(a, b);
 }
 
-/* No guest runs here: excluding guests changes nothing. */
+/*
+ * No guest runs here: excluding guests changes nothing.  "The same"
+ * allows a few instructions: the user-mode tail of the measuring ioctls
+ * varies by up to ~10 instructions from run to run.
+ */
 TEST(exclude_guest_keeps_host_counts)
 {
 	int64_t a = count_with((struct excl){ .kernel = 1 });
@@ -93,7 +97,7 @@ TEST(exclude_guest_keeps_host_counts)
 	ASSERT_LT(0, a);
 	ASSERT_LT(0, b);
 	if (pmu_icount())
-		EXPECT_EQ(a, b);
+		EXPECT_GE(16, llabs(a - b));
 }
 
 /*

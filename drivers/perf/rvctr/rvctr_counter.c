@@ -412,7 +412,7 @@ static bool rvctr_sbi_event_ok(struct rvctr_pmu *rp, unsigned long event_idx)
 	struct sbiret ret;
 
 	ret = sbi_ecall(SBI_EXT_PMU, SBI_EXT_PMU_COUNTER_CFG_MATCH, 0,
-			rp->hw_mask & ~rp->deleg_mask, 0, event_idx, 0, 0);
+			rp->hw_mask, 0, event_idx, 0, 0);
 	if (ret.error)
 		return false;
 	rvctr_sbi(SBI_EXT_PMU_COUNTER_STOP, ret.value, 1,
@@ -423,9 +423,9 @@ static bool rvctr_sbi_event_ok(struct rvctr_pmu *rp, unsigned long event_idx)
 /*
  * The generic hardware and cache events the firmware maps.  SBI numbers
  * them as perf does: hardware event n is SBI event n + 1, and a cache
- * event is (cache << 3 | op << 1 | result) of type 1.  With delegated
- * counters only, the firmware cannot be asked: offer the events whose
- * selector is the SBI-recommended one (the event_idx itself).
+ * event is (cache << 3 | op << 1 | result) of type 1.  The firmware is
+ * asked about delegated counters too (it knows the platform's event map;
+ * nothing counts yet, and the hotplug online callback parks them after).
  */
 static void rvctr_events_probe_cpu(void *info)
 {
@@ -442,11 +442,6 @@ static void rvctr_events_probe_cpu(void *info)
 
 void rvctr_events_probe(struct rvctr_pmu *rp)
 {
-	if (!(rp->hw_mask & ~rp->deleg_mask)) {
-		rp->hw_ok = BIT(PERF_COUNT_HW_CPU_CYCLES) |
-			    BIT(PERF_COUNT_HW_INSTRUCTIONS);
-		return;
-	}
 	/* Match and release on one hart. */
 	smp_call_function_single(cpumask_first(cpu_online_mask),
 				 rvctr_events_probe_cpu, rp, 1);
