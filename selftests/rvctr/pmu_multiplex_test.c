@@ -5,7 +5,9 @@
  * (add() returns -EAGAIN when no counter is free).  Each group runs part
  * of the time, the parts add up to the whole, and (under --icount, where
  * counts are instructions rather than host ticks) the leader's count
- * scaled by enabled/running matches the count measured alone.
+ * scaled by enabled/running matches the count measured alone within 20%
+ * (the loop spans only ~8 rotations of the default 4 ms interval, so one
+ * rotation more or less is ~12%).
  *
  * The groups are instructions:u plus dTLB-load-misses fillers: QEMU
  * tracks one counter per cycle/instruction event at a time, so no two
@@ -75,7 +77,7 @@ TEST(groups_rotate_and_scale)
 		       100.0 * v.running / v.enabled, scaled, (long long)alone);
 		err = scaled > alone ? scaled - alone : alone - scaled;
 		if (pmu_icount())
-			EXPECT_GT(0.1 * alone, err);
+			EXPECT_GT(0.2 * alone, err);
 	}
 	/* One group at a time, always one: the shares add up to 1. */
 	EXPECT_GT(0.2, share > 1 ? share - 1 : 1 - share) TH_LOG("shares %.2f", share);
