@@ -163,7 +163,7 @@ static void run_bpf(struct __test_metadata *_metadata, int helper)
 	TH_LOG("program ran %llu times; last returned %lld, newest %#llx -> %#llx",
 	       (unsigned long long)r.calls, (long long)r.ret,
 	       (unsigned long long)r.from, (unsigned long long)r.to);
-	ASSERT_GT(r.calls, 5);
+	ASSERT_GT(r.calls, 5UL);
 	/* Whole entries; a context switch just before may leave fewer. */
 	ASSERT_GT(r.ret, 0);
 	ASSERT_LE(r.ret, NBR * 24);
