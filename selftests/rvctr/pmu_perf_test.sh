@@ -6,11 +6,12 @@
 . ./lib.sh
 # Not listed: "Read samples using the mmap interface" samples syscall
 # tracepoints (the bench kernel has none); "Parse event definition
-# strings" needs more than the 150 s per test the bench allows.
+# strings" needs more than the 150 s per test the bench allows; "Object
+# code reading" takes its samples but compares them with objdump output,
+# which is empty in the guest (buf2 all zeros).
 tests=(
 	"PMU events"
 	"Event times"
-	"Object code reading"
 	"Sample parsing"
 	"perf stat tests"
 	"perf stat CSV output linter"
