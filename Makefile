@@ -24,8 +24,8 @@ export KERNEL
 KDIR_CMD = $(VM)/build-kernel $(KERNEL)
 KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR)
 
-.PHONY: all setup kernel rootfs module tools selftests unit guest-test guest-test-other \
-	check demo bench stress clean help
+.PHONY: all setup kernel rootfs module tools selftests unit guest-test \
+	guest-test-icount guest-test-other check demo bench stress clean help
 
 all: module tools selftests
 
@@ -61,7 +61,18 @@ guest-test: all rootfs
 		selftests/rvctr/run_tests.sh; rc=$$?; \
 	if [ $$rc -eq 0 ]; then echo "ok 1 - guest run completed"; \
 	else echo "not ok 1 - guest run exited with status $$rc"; fi \
-		>$(BUILD)/guest-test/run.tap; exit $$rc
+		>$(BUILD)/guest-test/run.tap; \
+	$(MAKE) --no-print-directory guest-test-icount || rc=1; exit $$rc
+
+# The exact-count pass: -icount shift=0, counters delegated to S-mode
+# (selftests/rvctr/icount/run_tests.sh; TAP in build/guest-test/icount).
+guest-test-icount: all rootfs
+	@rm -rf $(BUILD)/guest-test/icount; mkdir -p $(BUILD)/guest-test
+	@$(VM)/run --kernel $(KERNEL) --icount --cpu-extra smcdeleg=true,ssccfg=true \
+		--out $(BUILD)/guest-test/icount selftests/rvctr/icount/run_tests.sh; \
+	rc=$$?; if [ $$rc -eq 0 ]; then echo "ok 1 - icount run completed"; \
+	else echo "not ok 1 - icount run exited with status $$rc"; fi \
+		>$(BUILD)/guest-test/icount/run.tap; exit $$rc
 
 # The other kernel: the module builds for it (in a copy of the sources, so
 # the two builds' objects do not mix) and the board boots it and passes

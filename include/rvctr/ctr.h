@@ -88,6 +88,20 @@
 /* Counter delegation (Smcdeleg/Ssccfg): siselect 0x40 + i reaches counter i. */
 #define RVCTR_ISELECT_COUNTER0	0x40
 
+/*
+ * mhpmevent3..31 (Sscofpmf; as sireg2 of a delegated counter): overflow
+ * flag and per-privilege inhibits in the top bits, the event selector
+ * below them (seeds 002, 003).
+ */
+#define RVCTR_HPMEVENT_OF	RVCTR_BIT(63)
+#define RVCTR_HPMEVENT_MINH	RVCTR_BIT(62)
+#define RVCTR_HPMEVENT_SINH	RVCTR_BIT(61)
+#define RVCTR_HPMEVENT_UINH	RVCTR_BIT(60)
+#define RVCTR_HPMEVENT_VSINH	RVCTR_BIT(59)
+#define RVCTR_HPMEVENT_VUINH	RVCTR_BIT(58)
+#define RVCTR_HPMEVENT_INH_ALL	RVCTR_MASK(62, 58)
+#define RVCTR_HPMEVENT_SELECTOR	RVCTR_MASK(55, 0)
+
 /* ctrdata.TYPE; the inhibit bit of a type is 32 + TYPE where one exists. */
 enum rvctr_type {
 	RVCTR_TYPE_NONE		= 0,
@@ -273,6 +287,128 @@ static inline int rvctr_decode(const struct rvctr_raw_entry *e, int has_misp,
 		rvctr_cycles_sat16(rvctr_data_cycles(e->data, 0)) : 0;
 	b->kernel_from = rvctr_addr_is_kernel(b->from);
 	return 1;
+}
+
+/*
+ * perf branch filters (attr.branch_sample_type) and CTR.  Every generic
+ * PERF_SAMPLE_BRANCH_* bit is in exactly one of the two masks; the driver
+ * checks that at build time against the kernel's PERF_SAMPLE_BRANCH_MAX.
+ * HV is accepted and changes nothing: without the H extension there is
+ * no hypervisor mode, and with it the host kernel runs in HS = S.
+ * COUNTERS (bit 19, Linux 6.8) is spelt as a number so this header also
+ * builds against older UAPI headers.
+ */
+#define RVCTR_BRANCH_PRIV	(PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL | \
+				 PERF_SAMPLE_BRANCH_HV)
+#define RVCTR_BRANCH_TYPES	(PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_ANY_CALL | \
+				 PERF_SAMPLE_BRANCH_ANY_RETURN | \
+				 PERF_SAMPLE_BRANCH_IND_CALL | PERF_SAMPLE_BRANCH_COND | \
+				 PERF_SAMPLE_BRANCH_IND_JUMP | PERF_SAMPLE_BRANCH_CALL)
+#define RVCTR_BRANCH_SW		(PERF_SAMPLE_BRANCH_NO_FLAGS | \
+				 PERF_SAMPLE_BRANCH_NO_CYCLES | \
+				 PERF_SAMPLE_BRANCH_TYPE_SAVE | \
+				 PERF_SAMPLE_BRANCH_HW_INDEX | \
+				 PERF_SAMPLE_BRANCH_PRIV_SAVE)
+#define RVCTR_BRANCH_ALLOWED	(RVCTR_BRANCH_PRIV | RVCTR_BRANCH_TYPES | \
+				 RVCTR_BRANCH_SW | PERF_SAMPLE_BRANCH_CALL_STACK)
+#define RVCTR_BRANCH_COUNTERS	RVCTR_BIT(19)
+#define RVCTR_BRANCH_EXCLUDED	(PERF_SAMPLE_BRANCH_ABORT_TX | \
+				 PERF_SAMPLE_BRANCH_IN_TX | \
+				 PERF_SAMPLE_BRANCH_NO_TX | RVCTR_BRANCH_COUNTERS)
+
+/* Options of rvctr_branch_filter() that are not perf branch filters. */
+#define RVCTR_FILTER_NTBR	RVCTR_BIT(0)	/* record not-taken branches */
+#define RVCTR_FILTER_BPFRZ	RVCTR_BIT(1)	/* freeze on breakpoint */
+
+/* Errors of rvctr_branch_filter(). */
+#define RVCTR_FILTER_EUNSUPP	(-1)	/* a filter CTR cannot honour */
+#define RVCTR_FILTER_ENOMODE	(-2)	/* neither user nor kernel asked for */
+
+/*
+ * Transfer types each perf type filter lets through (CTR v1.0 "Transfer
+ * Type Filtering"; the inhibit bit of TYPE t is 32 + t).  ANY_CALL counts
+ * traps (ecall, interrupts) as calls and ANY_RETURN trap returns as
+ * returns, as x86 does for syscalls and interrupts.  Direct and
+ * co-routine jumps pass only with ANY.
+ */
+static inline __u64 rvctr_filter_type_enables(__u64 bst)
+{
+	__u64 en = 0;
+
+	if (bst & PERF_SAMPLE_BRANCH_ANY)
+		return RVCTR_CTL_INH_ALL;
+	if (bst & PERF_SAMPLE_BRANCH_ANY_CALL)
+		en |= RVCTR_CTL_INDCALLINH | RVCTR_CTL_DIRCALLINH |
+		      RVCTR_CTL_EXCINH | RVCTR_CTL_INTRINH;
+	if (bst & PERF_SAMPLE_BRANCH_ANY_RETURN)
+		en |= RVCTR_CTL_RETINH | RVCTR_CTL_TRETINH;
+	if (bst & PERF_SAMPLE_BRANCH_IND_CALL)
+		en |= RVCTR_CTL_INDCALLINH;
+	if (bst & PERF_SAMPLE_BRANCH_CALL)
+		en |= RVCTR_CTL_DIRCALLINH;
+	if (bst & PERF_SAMPLE_BRANCH_COND)
+		en |= RVCTR_CTL_TKBRINH;
+	if (bst & PERF_SAMPLE_BRANCH_IND_JUMP)
+		en |= RVCTR_CTL_INDJMPINH | RVCTR_CTL_INDLJMPINH;
+	return en;
+}
+
+/*
+ * Translate a perf branch filter into an sctrctl value, once, at
+ * event_init.  LCOFIFRZ is always set so a sample's stack ends at the
+ * sampled instruction (CTR v1.0 "Freeze").  CALL_STACK selects RAS
+ * emulation, in which the type filter bits are ignored (CTR v1.0 "RAS
+ * Emulation Mode").  A type filter that names no type (only privilege
+ * bits) means ANY, as perf's own default does.  Not-taken branches are
+ * conditional branches too: NTBR is refused unless COND or ANY asks for
+ * them.  Returns 0 and sets *ctl, or RVCTR_FILTER_E*.
+ */
+static inline int rvctr_branch_filter(__u64 bst, __u64 opts, __u64 *ctl)
+{
+	__u64 v = RVCTR_CTL_LCOFIFRZ, en;
+
+	if (bst & ~(__u64)RVCTR_BRANCH_ALLOWED)
+		return RVCTR_FILTER_EUNSUPP;
+	if (bst & PERF_SAMPLE_BRANCH_USER)
+		v |= RVCTR_CTL_U;
+	if (bst & PERF_SAMPLE_BRANCH_KERNEL)
+		v |= RVCTR_CTL_S;
+	if (!(v & (RVCTR_CTL_U | RVCTR_CTL_S)))
+		return RVCTR_FILTER_ENOMODE;
+	if (opts & RVCTR_FILTER_BPFRZ)
+		v |= RVCTR_CTL_BPFRZ;
+
+	if (bst & PERF_SAMPLE_BRANCH_CALL_STACK) {
+		if ((bst & RVCTR_BRANCH_TYPES) || (opts & RVCTR_FILTER_NTBR))
+			return RVCTR_FILTER_EUNSUPP;
+		*ctl = v | RVCTR_CTL_RASEMU;
+		return 0;
+	}
+
+	en = (bst & RVCTR_BRANCH_TYPES) ? rvctr_filter_type_enables(bst) :
+					  RVCTR_CTL_INH_ALL;
+	if (opts & RVCTR_FILTER_NTBR) {
+		if (!(en & RVCTR_CTL_TKBRINH))
+			return RVCTR_FILTER_EUNSUPP;
+		v |= RVCTR_CTL_NTBREN;
+	}
+	*ctl = v | (RVCTR_CTL_INH_ALL & ~en);
+	return 0;
+}
+
+/*
+ * Whether an entry of TYPE may be reported for a filter: the hardware
+ * filter is exact for CTR, this is the check tests (and a paranoid reader)
+ * apply to what came back.
+ */
+static inline int rvctr_filter_passes(__u64 ctl, unsigned int type)
+{
+	if (type == RVCTR_TYPE_NTBR)
+		return !!(ctl & RVCTR_CTL_NTBREN);
+	if (type < RVCTR_TYPE_EXC || type >= RVCTR_NR_TYPES ||
+	    type == 6 || type == 7)
+		return 0;
+	return !(ctl & RVCTR_BIT(32 + type));
 }
 
 #endif /* RVCTR_CTR_H */

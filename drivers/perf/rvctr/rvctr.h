@@ -7,8 +7,11 @@
 #define _RVCTR_H
 
 #include <linux/bits.h>
+#include <linux/perf_event.h>
 #include <linux/platform_device.h>
 #include <linux/types.h>
+
+#include "rvctr_ctr.h"
 
 /* ISA extensions the driver cares about, as read from the device tree. */
 enum rvctr_ext {
@@ -36,5 +39,92 @@ static inline bool rvctr_has(const struct rvctr_caps *caps, enum rvctr_ext ext)
 {
 	return caps->ext & BIT(ext);
 }
+
+/*
+ * SBI counter indices: hardware counters first (0..31 on OpenSBI, the
+ * index equals the CSR offset from cycle), firmware counters after them.
+ */
+#define RVCTR_MAX_COUNTERS	64
+#define RVCTR_HW_COUNTERS	32
+/* SBI cache event codes: cache << 3 | op << 1 | result */
+#define RVCTR_NR_CACHE_EVENTS	(PERF_COUNT_HW_CACHE_MAX << 3)
+
+/* hw_perf_event.flags */
+#define RVCTR_F_FW		BIT(0)	/* SBI firmware counter */
+#define RVCTR_F_DELEG		BIT(1)	/* event may use delegated counters */
+#define RVCTR_F_ON_DELEG	BIT(2)	/* currently on a delegated counter */
+
+/* A vendor's events and format fields, chosen by mvendorid/marchid. */
+struct rvctr_vendor {
+	const char *name;
+	unsigned long mvendorid;
+	unsigned long marchid;
+	const struct attribute_group *events;
+	/* Translate attr.config of a raw event; returns 0 or -errno. */
+	int (*map_raw)(u64 config, u64 *selector, unsigned long *cmask);
+};
+
+extern const struct rvctr_vendor rvctr_vendor_xiangshan;
+
+/* All the per-CPU state of one PMU. */
+struct rvctr_cpu {
+	struct rvctr_pmu *rp;
+	struct perf_event *events[RVCTR_MAX_COUNTERS];
+	DECLARE_BITMAP(used, RVCTR_MAX_COUNTERS);
+	/* scountovf bits (CSR offsets) of the hardware counters in use */
+	unsigned long used_hw_csr;
+	struct rvctr_ctr_cpu ctr;
+};
+
+struct rvctr_pmu {
+	struct pmu pmu;
+	struct device *dev;
+	struct rvctr_caps caps;
+	struct rvctr_cpu __percpu *cpus;
+	/* Counters the firmware reports, by SBI index */
+	unsigned long ctr_info[RVCTR_MAX_COUNTERS];
+	unsigned long hw_mask;		/* hardware counters */
+	unsigned long fw_mask;		/* firmware counters */
+	unsigned long deleg_mask;	/* hardware counters delegated to S-mode */
+	u64 max_period;			/* half the narrowest counter range */
+	/* Generic events the firmware maps: BIT(perf id), BIT(cache code) */
+	unsigned long hw_ok;
+	u64 cache_ok;
+	const struct rvctr_vendor *vendor;
+	const struct attribute_group *attr_groups[5];
+	const struct attribute_group *attr_update[2];
+	struct rvctr_ctr ctr;
+	int irq;
+	int hp_state;
+	struct hlist_node hp_node;
+};
+
+static inline struct rvctr_pmu *to_rvctr_pmu(struct pmu *pmu)
+{
+	return container_of(pmu, struct rvctr_pmu, pmu);
+}
+
+/* rvctr_counter.c: programming counters, by SBI ecall or directly. */
+int rvctr_counters_probe(struct rvctr_pmu *rp);
+void rvctr_events_probe(struct rvctr_pmu *rp);
+int rvctr_counter_alloc(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
+			struct perf_event *event);
+void rvctr_counter_free(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
+			struct perf_event *event);
+void rvctr_counter_start(struct rvctr_pmu *rp, struct perf_event *event,
+			 u64 ival);
+void rvctr_counter_stop(struct rvctr_pmu *rp, struct perf_event *event);
+u64 rvctr_counter_read(struct rvctr_pmu *rp, struct perf_event *event);
+void rvctr_counters_stop_used(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc);
+void rvctr_counters_restart(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
+			    unsigned long running, unsigned long reload);
+void rvctr_counters_reset_cpu(struct rvctr_pmu *rp);
+u64 rvctr_counter_width_mask(struct rvctr_pmu *rp, int idx);
+unsigned int rvctr_counter_csr_bit(struct rvctr_pmu *rp, int idx);
+
+/* rvctr_events.c: event maps, filters and sysfs attributes. */
+int rvctr_event_map(struct rvctr_pmu *rp, struct perf_event *event);
+void rvctr_sysfs_init(struct rvctr_pmu *rp);
+const struct rvctr_vendor *rvctr_vendor_match(void);
 
 #endif /* _RVCTR_H */

@@ -2,23 +2,38 @@
 /*
  * rvctr: the RISC-V CPU PMU with Control Transfer Records.
  *
- * The module registers a platform driver and its device; probe discovers
- * the extensions every hart has and the CTR depths they support.
+ * The PMU core: struct pmu "cpu" (PERF_TYPE_RAW, as riscv_pmu_sbi, so
+ * stock perf's generic, cache and raw events land here), the Sscofpmf
+ * local counter overflow interrupt (LCOFI), CPU hotplug and the platform
+ * driver.  Counters are programmed by rvctr_counter.c, events mapped by
+ * rvctr_events.c, branch stacks recorded by rvctr_ctr.c.
+ *
+ * The driver binds to the device tree's "riscv,pmu" node, which OpenSBI
+ * leaves in place (QEMU virt and most boards have one), so the module
+ * keeps no device of its own and no file-scope state: everything hangs
+ * off struct rvctr_pmu, reached from the perf_event, the percpu irq
+ * cookie, the cpuhp instance or the platform device.
  */
 #define pr_fmt(fmt) "rvctr: " fmt
 
+#include <linux/cpuhotplug.h>
+#include <linux/interrupt.h>
+#include <linux/irq.h>
+#include <linux/irqdomain.h>
+#include <linux/mod_devicetable.h>
 #include <linux/module.h>
+#include <linux/of.h>
+#include <linux/perf_event.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
+#include <asm/csr.h>
+#include <asm/irq.h>
 
 #include <rvctr/ctr.h>
 #include "rvctr.h"
+#include "rvctr_ctr.h"
 
 #define RVCTR_DRV_NAME	"rvctr-pmu"
-
-struct rvctr_pmu {
-	struct rvctr_caps caps;
-};
 
 static void rvctr_report(struct device *dev, const struct rvctr_caps *caps)
 {
@@ -39,6 +54,404 @@ static void rvctr_report(struct device *dev, const struct rvctr_caps *caps)
 	dev_info(dev, "CTR depths:%s\n", len ? buf : " none");
 }
 
+/* ---- counting ---------------------------------------------------------- */
+
+static u64 rvctr_update(struct rvctr_pmu *rp, struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 prev, now, delta;
+
+	do {
+		prev = local64_read(&hwc->prev_count);
+		now = rvctr_counter_read(rp, event);
+	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
+
+	delta = (now - prev) & rvctr_counter_width_mask(rp, hwc->idx);
+	local64_add(delta, &event->count);
+	local64_sub(delta, &hwc->period_left);
+	return delta;
+}
+
+/*
+ * Program the next period into prev_count (the counter starts at -left).
+ * Returns true when a full period has elapsed, i.e. a sample is due.
+ */
+static bool rvctr_set_period(struct rvctr_pmu *rp, struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	s64 left = local64_read(&hwc->period_left);
+	s64 period = hwc->sample_period;
+	bool due = false;
+
+	if (unlikely(left <= -period)) {
+		left = period;
+		due = true;
+	} else if (unlikely(left <= 0)) {
+		left += period;
+		due = true;
+	}
+	if (due) {
+		local64_set(&hwc->period_left, left);
+		hwc->last_period = period;
+	}
+	/* Keep below half the counter range so that a late read is safe. */
+	left = min_t(s64, left, rp->max_period);
+	local64_set(&hwc->prev_count, (u64)-left);
+	return due;
+}
+
+static void rvctr_start(struct perf_event *event, int flags)
+{
+	struct rvctr_pmu *rp = to_rvctr_pmu(event->pmu);
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (WARN_ON_ONCE(!(hwc->state & PERF_HES_STOPPED)))
+		return;
+	if (flags & PERF_EF_RELOAD)
+		WARN_ON_ONCE(!(hwc->state & PERF_HES_UPTODATE));
+	hwc->state = 0;
+	rvctr_set_period(rp, event);
+	rvctr_counter_start(rp, event, local64_read(&hwc->prev_count) &
+			    rvctr_counter_width_mask(rp, hwc->idx));
+	perf_event_update_userpage(event);
+}
+
+static void rvctr_stop(struct perf_event *event, int flags)
+{
+	struct rvctr_pmu *rp = to_rvctr_pmu(event->pmu);
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (!(hwc->state & PERF_HES_STOPPED)) {
+		rvctr_counter_stop(rp, event);
+		hwc->state |= PERF_HES_STOPPED;
+	}
+	if ((flags & PERF_EF_UPDATE) && !(hwc->state & PERF_HES_UPTODATE)) {
+		rvctr_update(rp, event);
+		hwc->state |= PERF_HES_UPTODATE;
+	}
+}
+
+static int rvctr_add(struct perf_event *event, int flags)
+{
+	struct rvctr_pmu *rp = to_rvctr_pmu(event->pmu);
+	struct rvctr_cpu *cpuc = this_cpu_ptr(rp->cpus);
+	struct hw_perf_event *hwc = &event->hw;
+	int idx, ret;
+
+	idx = rvctr_counter_alloc(rp, cpuc, event);
+	if (idx < 0)
+		return -EAGAIN;	/* the core multiplexes */
+	hwc->idx = idx;
+	cpuc->events[idx] = event;
+	ret = rvctr_ctr_add(&cpuc->ctr, event);
+	if (ret) {
+		cpuc->events[idx] = NULL;
+		rvctr_counter_free(rp, cpuc, event);
+		hwc->idx = -1;
+		return ret;
+	}
+	hwc->state = PERF_HES_UPTODATE | PERF_HES_STOPPED;
+	if (flags & PERF_EF_START)
+		rvctr_start(event, PERF_EF_RELOAD);
+	perf_event_update_userpage(event);
+	return 0;
+}
+
+static void rvctr_del(struct perf_event *event, int flags)
+{
+	struct rvctr_pmu *rp = to_rvctr_pmu(event->pmu);
+	struct rvctr_cpu *cpuc = this_cpu_ptr(rp->cpus);
+	struct hw_perf_event *hwc = &event->hw;
+
+	rvctr_stop(event, PERF_EF_UPDATE);
+	rvctr_ctr_del(&cpuc->ctr, event);
+	cpuc->events[hwc->idx] = NULL;
+	rvctr_counter_free(rp, cpuc, event);
+	hwc->idx = -1;
+	perf_event_update_userpage(event);
+}
+
+static void rvctr_read(struct perf_event *event)
+{
+	rvctr_update(to_rvctr_pmu(event->pmu), event);
+}
+
+static void rvctr_pmu_enable(struct pmu *pmu)
+{
+	rvctr_ctr_enable(&this_cpu_ptr(to_rvctr_pmu(pmu)->cpus)->ctr);
+}
+
+static void rvctr_pmu_disable(struct pmu *pmu)
+{
+	rvctr_ctr_disable(&this_cpu_ptr(to_rvctr_pmu(pmu)->cpus)->ctr);
+}
+
+static void rvctr_sched_task(struct perf_event_pmu_context *pmu_ctx,
+			     struct task_struct *task, bool sched_in)
+{
+	struct rvctr_pmu *rp = to_rvctr_pmu(pmu_ctx->pmu);
+
+	rvctr_ctr_sched_task(&this_cpu_ptr(rp->cpus)->ctr, pmu_ctx, sched_in);
+}
+
+/* A group must fit on the hardware counters at once. */
+static int rvctr_validate_group(struct rvctr_pmu *rp, struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader, *sibling;
+	unsigned int n = 1;
+
+	if (leader != event && leader->pmu == event->pmu)
+		n++;
+	for_each_sibling_event(sibling, leader)
+		if (sibling->pmu == event->pmu)
+			n++;
+	return n > hweight_long(rp->hw_mask) ? -EINVAL : 0;
+}
+
+static int rvctr_event_init(struct perf_event *event)
+{
+	struct rvctr_pmu *rp = to_rvctr_pmu(event->pmu);
+	struct hw_perf_event *hwc = &event->hw;
+	int ret;
+
+	switch (event->attr.type) {
+	case PERF_TYPE_HARDWARE:
+	case PERF_TYPE_HW_CACHE:
+	case PERF_TYPE_RAW:
+		break;
+	default:
+		return -ENOENT;
+	}
+	ret = rvctr_event_map(rp, event);
+	if (ret)
+		return ret;
+	ret = rvctr_validate_group(rp, event);
+	if (ret)
+		return ret;
+	ret = rvctr_ctr_event_init(&rp->ctr, event);
+	if (ret)
+		return ret;
+	hwc->idx = -1;
+	if (!is_sampling_event(event)) {
+		hwc->sample_period = rp->max_period;
+		hwc->last_period = hwc->sample_period;
+		local64_set(&hwc->period_left, hwc->sample_period);
+	}
+	return 0;
+}
+
+/* ---- the overflow interrupt -------------------------------------------- */
+
+/* One overflowed event; false if it was throttled and must stay stopped. */
+static bool rvctr_overflow(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
+			   struct perf_event *event, struct pt_regs *regs)
+{
+	struct perf_sample_data data;
+
+	rvctr_update(rp, event);
+	if (!rvctr_set_period(rp, event))
+		return true;	/* a period longer than the counter: not yet */
+	perf_sample_data_init(&data, 0, event->hw.last_period);
+	if (has_branch_stack(event))
+		rvctr_ctr_sample(&rp->ctr, &cpuc->ctr, event, &data);
+	if (!perf_event_overflow(event, &data, regs))
+		return true;
+	event->hw.state |= PERF_HES_STOPPED;
+	return false;
+}
+
+/* Hardware counters with a started event, by SBI index. */
+static unsigned long rvctr_running(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc)
+{
+	unsigned long running = 0;
+	int idx;
+
+	for_each_set_bit(idx, cpuc->used, RVCTR_HW_COUNTERS)
+		if ((rp->hw_mask & BIT(idx)) &&
+		    !(cpuc->events[idx]->hw.state & PERF_HES_STOPPED))
+			running |= BIT(idx);
+	return running;
+}
+
+/*
+ * LCOFI: stop, read scountovf, clear LCOFIP, deliver, restart.
+ *
+ * scountovf shows the OF bit of every counter, including those OpenSBI
+ * parked with OF set, so it is masked with the counters in use.  It is
+ * read again after stopping them: a counter that overflowed between the
+ * two reads would otherwise keep OF set, and with it never interrupt
+ * again.  LCOFIP is cleared before the restart (Sscofpmf: it is a
+ * software-writable bit of sip) because OpenSBI clears a counter's OF bit
+ * on COUNTER_START only while LCOFIP is clear.  The hart sees its own CSR
+ * accesses in program order (Zicsr "CSR Access Ordering"): no fence.
+ */
+static irqreturn_t rvctr_irq(int irq, void *dev)
+{
+	struct rvctr_cpu *cpuc = dev;
+	struct rvctr_pmu *rp = cpuc->rp;
+	struct pt_regs *regs = get_irq_regs();
+	unsigned long ovf, running, reload = 0;
+	int idx;
+
+	if (!(csr_read(CSR_SCOUNTOVF) & cpuc->used_hw_csr)) {
+		csr_clear(CSR_IP, BIT(RV_IRQ_PMU));
+		return IRQ_NONE;
+	}
+	running = rvctr_running(rp, cpuc);
+	rvctr_counters_stop_used(rp, cpuc);
+	ovf = csr_read(CSR_SCOUNTOVF) & cpuc->used_hw_csr;
+	csr_clear(CSR_IP, BIT(RV_IRQ_PMU));
+
+	for_each_set_bit(idx, &running, RVCTR_HW_COUNTERS) {
+		if (!(ovf & BIT(rvctr_counter_csr_bit(rp, idx))))
+			continue;
+		if (rvctr_overflow(rp, cpuc, cpuc->events[idx], regs))
+			reload |= BIT(idx);
+		else
+			running &= ~BIT(idx);
+	}
+	rvctr_ctr_unfreeze(&cpuc->ctr);
+	rvctr_counters_restart(rp, cpuc, running, reload);
+	return IRQ_HANDLED;
+}
+
+static int rvctr_irq_setup(struct rvctr_pmu *rp)
+{
+	struct irq_domain *domain;
+	int ret;
+
+	domain = irq_find_matching_fwnode(riscv_get_intc_hwnode(),
+					  DOMAIN_BUS_ANY);
+	if (!domain) {
+		dev_err(rp->dev, "no RISC-V INTC irq domain\n");
+		return -ENODEV;
+	}
+	rp->irq = irq_create_mapping(domain, RV_IRQ_PMU);
+	if (!rp->irq) {
+		dev_err(rp->dev, "cannot map the counter overflow interrupt\n");
+		return -ENODEV;
+	}
+	ret = request_percpu_irq(rp->irq, rvctr_irq, "rvctr", rp->cpus);
+	if (ret) {
+		dev_err(rp->dev, "cannot request the overflow irq %d: %d\n",
+			rp->irq, ret);
+		irq_dispose_mapping(rp->irq);
+	}
+	return ret;
+}
+
+static void rvctr_irq_free(struct rvctr_pmu *rp)
+{
+	free_percpu_irq(rp->irq, rp->cpus);
+	irq_dispose_mapping(rp->irq);
+}
+
+/* ---- CPU hotplug: one instance, callbacks run on the hart concerned ---- */
+
+static int rvctr_cpu_online(unsigned int cpu, struct hlist_node *node)
+{
+	struct rvctr_pmu *rp = hlist_entry_safe(node, struct rvctr_pmu, hp_node);
+	unsigned long flags;
+
+	/* siselect users run with interrupts off. */
+	local_irq_save(flags);
+	rvctr_counters_reset_cpu(rp);
+	csr_clear(CSR_IP, BIT(RV_IRQ_PMU));
+	local_irq_restore(flags);
+	enable_percpu_irq(rp->irq, IRQ_TYPE_NONE);
+	return 0;
+}
+
+static int rvctr_cpu_offline(unsigned int cpu, struct hlist_node *node)
+{
+	struct rvctr_pmu *rp = hlist_entry_safe(node, struct rvctr_pmu, hp_node);
+
+	disable_percpu_irq(rp->irq);
+	return 0;
+}
+
+static int rvctr_hotplug_setup(struct rvctr_pmu *rp)
+{
+	int ret;
+
+	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "perf/riscv/rvctr:online",
+				      rvctr_cpu_online, rvctr_cpu_offline);
+	if (ret < 0)
+		return ret;
+	rp->hp_state = ret;
+	ret = cpuhp_state_add_instance(rp->hp_state, &rp->hp_node);
+	if (ret)
+		cpuhp_remove_multi_state(rp->hp_state);
+	return ret;
+}
+
+static void rvctr_hotplug_remove(struct rvctr_pmu *rp)
+{
+	cpuhp_state_remove_instance(rp->hp_state, &rp->hp_node);
+	cpuhp_remove_multi_state(rp->hp_state);
+}
+
+/* ---- probe ------------------------------------------------------------- */
+
+static void rvctr_pmu_init(struct rvctr_pmu *rp)
+{
+	rp->pmu = (struct pmu) {
+		.module		= THIS_MODULE,
+		.parent		= rp->dev,
+		.task_ctx_nr	= perf_hw_context,
+		.event_init	= rvctr_event_init,
+		.add		= rvctr_add,
+		.del		= rvctr_del,
+		.start		= rvctr_start,
+		.stop		= rvctr_stop,
+		.read		= rvctr_read,
+		.pmu_enable	= rvctr_pmu_enable,
+		.pmu_disable	= rvctr_pmu_disable,
+		.sched_task	= rvctr_sched_task,
+	};
+	rvctr_sysfs_init(rp);
+}
+
+static int rvctr_percpu_init(struct rvctr_pmu *rp)
+{
+	int cpu;
+
+	rp->cpus = devm_alloc_percpu(rp->dev, struct rvctr_cpu);
+	if (!rp->cpus)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(rp->cpus, cpu)->rp = rp;
+	return 0;
+}
+
+/* Discover the harts, the counters and the events. */
+static int rvctr_discover(struct rvctr_pmu *rp)
+{
+	unsigned int width = 63;
+	int ret, idx;
+
+	ret = rvctr_isa_probe(rp->dev, &rp->caps);
+	if (ret)
+		return ret;
+	rvctr_report(rp->dev, &rp->caps);
+	if (!rvctr_has(&rp->caps, RVCTR_EXT_SSCOFPMF)) {
+		dev_err(rp->dev, "not every hart has Sscofpmf: no counter overflow interrupt, no sampling; not loading\n");
+		return -ENODEV;
+	}
+	ret = rvctr_counters_probe(rp);
+	if (ret)
+		return ret;
+	for_each_set_bit(idx, &rp->hw_mask, RVCTR_HW_COUNTERS)
+		width = min_t(unsigned int, width,
+			      fls64(rvctr_counter_width_mask(rp, idx)) - 1);
+	rp->max_period = GENMASK_ULL(width, 0) >> 1;
+	rvctr_events_probe(rp);
+	rp->vendor = rvctr_vendor_match();
+	if (rp->vendor)
+		dev_info(rp->dev, "%s events\n", rp->vendor->name);
+	return 0;
+}
+
 static int rvctr_probe(struct platform_device *pdev)
 {
 	struct rvctr_pmu *rp;
@@ -47,49 +460,65 @@ static int rvctr_probe(struct platform_device *pdev)
 	rp = devm_kzalloc(&pdev->dev, sizeof(*rp), GFP_KERNEL);
 	if (!rp)
 		return -ENOMEM;
-	ret = rvctr_isa_probe(&pdev->dev, &rp->caps);
+	rp->dev = &pdev->dev;
+	ret = rvctr_discover(rp);
 	if (ret)
 		return ret;
-	rvctr_report(&pdev->dev, &rp->caps);
+	ret = rvctr_percpu_init(rp);
+	if (ret)
+		return ret;
+	ret = rvctr_irq_setup(rp);
+	if (ret)
+		return ret;
+	rvctr_pmu_init(rp);
+	/* After rvctr_pmu_init(): it sets pmu->task_ctx_cache. */
+	ret = rvctr_ctr_probe(&rp->ctr, &rp->caps, &rp->pmu);
+	if (ret)
+		goto err_irq;
+	ret = rvctr_hotplug_setup(rp);
+	if (ret)
+		goto err_ctr;
+	ret = perf_pmu_register(&rp->pmu, "cpu", PERF_TYPE_RAW);
+	if (ret)
+		goto err_hotplug;
 	platform_set_drvdata(pdev, rp);
 	return 0;
-}
 
-static struct platform_driver rvctr_driver = {
-	.probe = rvctr_probe,
-	.driver = {
-		.name = RVCTR_DRV_NAME,
-	},
-};
-
-static struct platform_device *rvctr_pdev;
-
-static int __init rvctr_init(void)
-{
-	int ret;
-
-	ret = platform_driver_register(&rvctr_driver);
-	if (ret)
-		return ret;
-	rvctr_pdev = platform_device_register_simple(RVCTR_DRV_NAME, -1, NULL, 0);
-	if (IS_ERR(rvctr_pdev)) {
-		ret = PTR_ERR(rvctr_pdev);
-		goto err_driver;
-	}
-	return 0;
-
-err_driver:
-	platform_driver_unregister(&rvctr_driver);
+err_hotplug:
+	rvctr_hotplug_remove(rp);
+err_ctr:
+	rvctr_ctr_remove(&rp->ctr, &rp->pmu);
+err_irq:
+	rvctr_irq_free(rp);
 	return ret;
 }
 
-static void __exit rvctr_exit(void)
+static void rvctr_remove(struct platform_device *pdev)
 {
-	platform_device_unregister(rvctr_pdev);
-	platform_driver_unregister(&rvctr_driver);
+	struct rvctr_pmu *rp = platform_get_drvdata(pdev);
+
+	perf_pmu_unregister(&rp->pmu);
+	rvctr_hotplug_remove(rp);
+	rvctr_ctr_remove(&rp->ctr, &rp->pmu);
+	rvctr_irq_free(rp);
 }
 
-module_init(rvctr_init);
-module_exit(rvctr_exit);
+static const struct of_device_id rvctr_of_match[] = {
+	{ .compatible = "riscv,pmu" },
+	{ }
+};
+MODULE_DEVICE_TABLE(of, rvctr_of_match);
+
+static struct platform_driver rvctr_driver = {
+	.probe = rvctr_probe,
+	.remove = rvctr_remove,
+	.driver = {
+		.name = RVCTR_DRV_NAME,
+		.of_match_table = rvctr_of_match,
+		.suppress_bind_attrs = true,
+	},
+};
+module_platform_driver(rvctr_driver);
+
 MODULE_DESCRIPTION("RISC-V CPU PMU with Control Transfer Records");
 MODULE_LICENSE("GPL");

@@ -1,0 +1,595 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rvctr: Control Transfer Records (Smctr/Ssctr, ratified v1.0) delivered
+ * as perf branch stacks.
+ *
+ * One sctrctl value per CPU: the branch filter of an event is translated
+ * once at event_init (include/rvctr/ctr.h) and cached in the event; add
+ * installs it, pmu_enable writes it.  CTR freezes on the counter overflow
+ * interrupt (LCOFIFRZ), the overflow handler copies the frozen buffer
+ * newest first into the sample and unfreezes it.  At context switch the
+ * buffer is cleared for task events, or saved and restored per task in
+ * call-stack (RAS emulation) mode.
+ */
+#define pr_fmt(fmt) "rvctr: " fmt
+
+#include <linux/bitfield.h>
+#include <linux/build_bug.h>
+#include <linux/debugfs.h>
+#include <linux/irqflags.h>
+#include <linux/moduleparam.h>
+#include <linux/perf_event.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/static_call.h>
+#include <asm/csr.h>
+
+#include <rvctr/ctr.h>
+#include "rvctr.h"
+#include "rvctr_ctr.h"
+
+static_assert((RVCTR_BRANCH_ALLOWED | RVCTR_BRANCH_EXCLUDED) ==
+	      PERF_SAMPLE_BRANCH_MAX - 1);
+static_assert(!(RVCTR_BRANCH_ALLOWED & RVCTR_BRANCH_EXCLUDED));
+
+static unsigned int ctr_depth;
+module_param(ctr_depth, uint, 0444);
+MODULE_PARM_DESC(ctr_depth, "CTR entries per sample: 16, 32, 64, 128, 256 (0: the largest the harts support)");
+
+/* Per-task save area of the RAS-emulated call stack. */
+struct rvctr_ctr_task_ctx {
+	unsigned int nr;
+	struct rvctr_raw_entry e[RVCTR_DEPTH_MAX];
+};
+
+/* Cached in the event at event_init. */
+#define ctr_event_ctl(event)	((event)->hw.branch_reg.config)
+#define ctr_event_depth(event)	((event)->hw.branch_reg.idx)
+
+/*
+ * SCTRCLR zeroes every entry and the cycle counter (CTR v1.0 "Clear").
+ * Older assemblers do not know the mnemonic.
+ */
+static inline void ctr_clear(void)
+{
+	asm volatile(".4byte " __stringify(RVCTR_INSN_SCTRCLR) ::: "memory");
+}
+
+/*
+ * Indirect access to logical entry @i (0 = newest, CTR v1.0 "Entry
+ * Registers"): siselect selects, sireg/sireg2/sireg3 then read or write
+ * source/target/data (Sscsrind).  Callers keep interrupts off, so nothing
+ * else reselects between the write to siselect and the accesses.
+ */
+static void ctr_read_entry(unsigned int i, struct rvctr_raw_entry *e)
+{
+	csr_write(RVCTR_CSR_SISELECT, RVCTR_ISELECT_ENTRY0 + i);
+	e->source = csr_read(RVCTR_CSR_SIREG);
+	e->target = csr_read(RVCTR_CSR_SIREG2);
+	e->data = csr_read(RVCTR_CSR_SIREG3);
+}
+
+static void ctr_write_entry(unsigned int i, const struct rvctr_raw_entry *e)
+{
+	csr_write(RVCTR_CSR_SISELECT, RVCTR_ISELECT_ENTRY0 + i);
+	csr_write(RVCTR_CSR_SIREG, e->source);
+	csr_write(RVCTR_CSR_SIREG2, e->target);
+	csr_write(RVCTR_CSR_SIREG3, e->data);
+}
+
+static unsigned int ctr_hw_depth(void)
+{
+	return rvctr_depth_decode(csr_read(RVCTR_CSR_SCTRDEPTH));
+}
+
+/*
+ * Set FROZEN and return whether it already was.  Software may set FROZEN
+ * to stop recording (CTR v1.0 "Freeze"); csrrs makes read and set one
+ * access, so a hardware freeze in between cannot be lost.
+ */
+static bool ctr_freeze(void)
+{
+	return csr_read_set(RVCTR_CSR_SCTRSTATUS, RVCTR_STATUS_FROZEN) &
+	       RVCTR_STATUS_FROZEN;
+}
+
+static void ctr_thaw(void)
+{
+	csr_clear(RVCTR_CSR_SCTRSTATUS, RVCTR_STATUS_FROZEN);
+}
+
+/* ------------------------------------------------------------------ */
+/* event_init: translate the filter once, cache it in the event        */
+
+static int rvctr_ctr_check_cfg2(struct perf_event *event)
+{
+	if (!(event->attr.config2 & RVCTR_CTR_CFG2_MASK))
+		return 0;
+	pr_debug("ctr_ntbr/ctr_bpfrz need a branch stack\n");
+	return -EINVAL;
+}
+
+int rvctr_ctr_event_init(struct rvctr_ctr *ctr, struct perf_event *event)
+{
+	u64 bst = event->attr.branch_sample_type;
+	u64 cfg2 = event->attr.config2, opts = 0, ctl;
+	int ret;
+
+	if (!has_branch_stack(event))
+		return rvctr_ctr_check_cfg2(event);
+	if (!ctr->depths) {
+		pr_debug("no CTR on this system\n");
+		return -EOPNOTSUPP;
+	}
+	if (cfg2 & RVCTR_CTR_CFG2_NTBR)
+		opts |= RVCTR_FILTER_NTBR;
+	if (cfg2 & RVCTR_CTR_CFG2_BPFRZ)
+		opts |= RVCTR_FILTER_BPFRZ;
+
+	ret = rvctr_branch_filter(bst, opts, &ctl);
+	if (ret) {
+		pr_debug("branch_sample_type %#llx (config2 %#llx) not supported\n",
+			 bst, cfg2);
+		return ret == RVCTR_FILTER_ENOMODE ? -EINVAL : -EOPNOTSUPP;
+	}
+	ctr_event_ctl(event) = ctl;
+	ctr_event_depth(event) = rvctr_depth_encode(READ_ONCE(ctr->depth));
+
+	/* Call stacks follow their task: perf allocates the save area. */
+	if ((ctl & RVCTR_CTL_RASEMU) && (event->attach_state & PERF_ATTACH_TASK))
+		event->attach_state |= PERF_ATTACH_TASK_DATA;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* add/del, enable/disable                                            */
+
+static bool ctr_event_is_task(struct perf_event *event)
+{
+	return event->attach_state & PERF_ATTACH_TASK;
+}
+
+/*
+ * All branch-stack events on a CPU share sctrctl; an event with another
+ * filter waits until the first ones are gone (perf rotates it in).
+ */
+int rvctr_ctr_add(struct rvctr_ctr_cpu *cc, struct perf_event *event)
+{
+	if (!has_branch_stack(event))
+		return 0;
+	if (cc->users && (cc->sctrctl != ctr_event_ctl(event) ||
+			  cc->depth_enc != ctr_event_depth(event)))
+		return -EBUSY;
+	if (!cc->users++) {
+		cc->sctrctl = ctr_event_ctl(event);
+		cc->depth_enc = ctr_event_depth(event);
+		/*
+		 * Called with the PMU disabled, so sctrctl is 0: the depth
+		 * may change and the buffer of whoever used CTR last is
+		 * cleared before anything is recorded for this event.
+		 */
+		csr_write(RVCTR_CSR_SCTRDEPTH, cc->depth_enc);
+		ctr_clear();
+		ctr_thaw();
+	}
+	if (ctr_event_is_task(event))
+		cc->task_users++;
+	perf_sched_cb_inc(event->pmu);
+	return 0;
+}
+
+void rvctr_ctr_del(struct rvctr_ctr_cpu *cc, struct perf_event *event)
+{
+	if (!has_branch_stack(event))
+		return;
+	perf_sched_cb_dec(event->pmu);
+	if (ctr_event_is_task(event))
+		cc->task_users--;
+	if (!--cc->users) {
+		cc->sctrctl = 0;
+		csr_write(RVCTR_CSR_SCTRCTL, 0);
+		/* Nothing of the last user stays for a BPF snapshot. */
+		ctr_clear();
+	}
+}
+
+/*
+ * sctrctl is written only here: with no mode bit set nothing is recorded
+ * (CTR v1.0 "Privilege Mode Transitions"), so disable is one write.
+ */
+void rvctr_ctr_enable(struct rvctr_ctr_cpu *cc)
+{
+	if (cc->users)
+		csr_write(RVCTR_CSR_SCTRCTL, cc->sctrctl);
+}
+
+void rvctr_ctr_disable(struct rvctr_ctr_cpu *cc)
+{
+	if (cc->users)
+		csr_write(RVCTR_CSR_SCTRCTL, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* the sample                                                          */
+
+static bool ctr_entry_hidden(const struct rvctr_branch *b, bool kernel_ok)
+{
+	return !kernel_ok && (rvctr_addr_is_kernel(b->from) ||
+			      rvctr_addr_is_kernel(b->to));
+}
+
+static void ctr_fill_entry(struct perf_branch_entry *pe,
+			   const struct rvctr_branch *b, u64 bst)
+{
+	perf_clear_branch_entry_bitfields(pe);
+	pe->from = b->from;
+	pe->to = b->to;
+	if (!(bst & PERF_SAMPLE_BRANCH_NO_FLAGS)) {
+		pe->mispred = b->mispred;
+		pe->predicted = b->predicted;
+		pe->type = b->perf_type;
+	}
+	if (!(bst & PERF_SAMPLE_BRANCH_NO_CYCLES))
+		pe->cycles = b->cycles;
+	/* The recording mode: a trap from a disabled mode has from == 0. */
+	pe->priv = rvctr_addr_is_kernel(b->from ? b->from : b->to) ?
+		   PERF_BR_PRIV_KERNEL : PERF_BR_PRIV_USER;
+}
+
+/*
+ * Copy the valid entries, newest first, into @out.  Records that carry a
+ * kernel address are dropped unless the event may see the kernel: CTR
+ * already does not record them for a user-only filter (external traps
+ * and trap returns from S are not recorded, CTR v1.0 "Privilege Mode
+ * Transitions"), this keeps it true whatever the hardware does.
+ */
+static unsigned int ctr_copy(struct perf_branch_entry *out, unsigned int cnt,
+			     unsigned int depth, bool has_misp, u64 bst)
+{
+	bool kernel_ok = bst & PERF_SAMPLE_BRANCH_KERNEL;
+	struct rvctr_raw_entry raw;
+	struct rvctr_branch b;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < depth && n < cnt; i++) {
+		ctr_read_entry(i, &raw);
+		if (!rvctr_decode(&raw, has_misp, &b))
+			break;
+		if (ctr_entry_hidden(&b, kernel_ok))
+			continue;
+		ctr_fill_entry(&out[n++], &b, bst);
+	}
+	return n;
+}
+
+/*
+ * Called from the overflow handler for each event with a branch stack,
+ * before perf_event_overflow(); interrupts are off.  LCOFIFRZ froze CTR
+ * when the interrupt was taken, so entry 0 is the last transfer before
+ * the sampled instruction; freeze here too in case the overflow was seen
+ * without a trap (CTR v1.0 "Freeze": only an LCOFI trap freezes).
+ */
+void rvctr_ctr_sample(struct rvctr_ctr *ctr, struct rvctr_ctr_cpu *cc,
+		      struct perf_event *event, struct perf_sample_data *data)
+{
+	u64 bst = event->attr.branch_sample_type;
+	unsigned int depth = RVCTR_DEPTH_MIN << cc->depth_enc;
+	u64 wrptr;
+
+	if (!cc->users)
+		return;
+	ctr_freeze();
+	wrptr = csr_read(RVCTR_CSR_SCTRSTATUS) & RVCTR_STATUS_WRPTR;
+	cc->bs.nr = ctr_copy(cc->entries, depth, depth, ctr->has_misp, bst);
+	/* Physical index of the newest entry: WRPTR is the next to write. */
+	cc->bs.hw_idx = (wrptr + depth - 1) & (depth - 1);
+	perf_sample_save_brstack(data, event, &cc->bs, NULL);
+}
+
+/* Resume recording once every overflowed event has its sample. */
+void rvctr_ctr_unfreeze(struct rvctr_ctr_cpu *cc)
+{
+	if (cc->users)
+		ctr_thaw();
+}
+
+/* ------------------------------------------------------------------ */
+/* context switch                                                      */
+
+static void ctr_save(struct rvctr_ctr_task_ctx *tc, unsigned int depth)
+{
+	unsigned int i;
+
+	for (i = 0; i < depth; i++) {
+		ctr_read_entry(i, &tc->e[i]);
+		if (!rvctr_entry_valid(tc->e[i].source))
+			break;
+	}
+	tc->nr = i;
+}
+
+/*
+ * Entries are writable (CTR v1.0 "Entry Registers": WARL) so that a
+ * call stack can be put back; logical index i is relative to WRPTR, so
+ * after SCTRCLR the stack reads back as it was saved.
+ */
+static void ctr_restore(const struct rvctr_ctr_task_ctx *tc)
+{
+	unsigned int i;
+
+	for (i = 0; i < tc->nr; i++)
+		ctr_write_entry(i, &tc->e[i]);
+}
+
+/*
+ * pmu->sched_task; the PMU is disabled (sctrctl is 0), so nothing is
+ * recorded while the buffer is saved, cleared or restored.  Task events
+ * must not see what another task did: the buffer is cleared at both
+ * switches, or, for call stacks, saved at switch-out and restored at
+ * switch-in.  Per-CPU events alone keep the buffer across switches.
+ */
+void rvctr_ctr_sched_task(struct rvctr_ctr_cpu *cc,
+			  struct perf_event_pmu_context *pmu_ctx,
+			  bool sched_in)
+{
+	struct rvctr_ctr_task_ctx *tc = pmu_ctx ? pmu_ctx->task_ctx_data : NULL;
+	unsigned int depth = RVCTR_DEPTH_MIN << cc->depth_enc;
+
+	if (!cc->users || !cc->task_users)
+		return;
+	if (tc && (cc->sctrctl & RVCTR_CTL_RASEMU) && !sched_in)
+		ctr_save(tc, depth);
+	ctr_clear();
+	if (tc && (cc->sctrctl & RVCTR_CTL_RASEMU) && sched_in)
+		ctr_restore(tc);
+}
+
+/* ------------------------------------------------------------------ */
+/* bpf_get_branch_snapshot()                                           */
+
+/*
+ * The perf_snapshot_branch_stack static call: freeze first, so the BPF
+ * program's own path does not displace what it asked for, then copy,
+ * then put FROZEN back as it was.  Uses only CSRs, so it needs no
+ * pointer to driver state.  The buffer holds only what the current
+ * branch-stack events may see: it is cleared when the last one leaves the
+ * CPU and at task switches.  MISP is not reported here.
+ */
+static int rvctr_ctr_snapshot(struct perf_branch_entry *entries,
+			      unsigned int cnt)
+{
+	unsigned long flags;
+	unsigned int n = 0;
+	bool was_frozen;
+
+	local_irq_save(flags);
+	was_frozen = ctr_freeze();
+	n = ctr_copy(entries, cnt, ctr_hw_depth(), false,
+		     PERF_SAMPLE_BRANCH_KERNEL);
+	if (!was_frozen)
+		ctr_thaw();
+	local_irq_restore(flags);
+	return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* debugfs: raw snapshot of this CPU's CTR                             */
+
+struct ctr_raw_snapshot {
+	u64 status, ctl;
+	unsigned int depth;
+	struct rvctr_raw_entry e[RVCTR_DEPTH_MAX];
+};
+
+static void ctr_raw_read(struct ctr_raw_snapshot *s)
+{
+	unsigned long flags;
+	unsigned int i;
+	bool was_frozen;
+
+	local_irq_save(flags);
+	was_frozen = ctr_freeze();
+	s->status = csr_read(RVCTR_CSR_SCTRSTATUS) & ~RVCTR_STATUS_FROZEN;
+	if (was_frozen)
+		s->status |= RVCTR_STATUS_FROZEN;
+	s->ctl = csr_read(RVCTR_CSR_SCTRCTL);
+	s->depth = ctr_hw_depth();
+	for (i = 0; i < s->depth; i++)
+		ctr_read_entry(i, &s->e[i]);
+	if (!was_frozen)
+		ctr_thaw();
+	local_irq_restore(flags);
+}
+
+/* Format: Documentation/ctr.rst, "Raw snapshot". */
+static int ctr_raw_show(struct seq_file *m, void *unused)
+{
+	struct ctr_raw_snapshot *s;
+	unsigned int i;
+
+	s = kmalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	ctr_raw_read(s);
+	seq_printf(m, "sctrstatus 0x%llx depth %u sctrctl 0x%llx\n",
+		   s->status, s->depth, s->ctl);
+	for (i = 0; i < s->depth; i++)
+		seq_printf(m, "%u 0x%llx 0x%llx 0x%llx\n", i, s->e[i].source,
+			   s->e[i].target, s->e[i].data);
+	kfree(s);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ctr_raw);
+
+/*
+ * Debug only: write an sctrctl value to program this CPU's CTR directly
+ * (clears the buffer first; 0 stops).  The PMU overwrites it as soon as
+ * a branch-stack event is scheduled here.
+ */
+static int ctr_ctl_set(void *data, u64 val)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	csr_write(RVCTR_CSR_SCTRCTL, 0);
+	ctr_clear();
+	ctr_thaw();
+	csr_write(RVCTR_CSR_SCTRCTL, val);
+	local_irq_restore(flags);
+	return 0;
+}
+
+static int ctr_ctl_get(void *data, u64 *val)
+{
+	*val = csr_read(RVCTR_CSR_SCTRCTL);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(ctr_ctl_fops, ctr_ctl_get, ctr_ctl_set, "0x%llx\n");
+
+static void rvctr_ctr_debugfs_init(struct rvctr_ctr *ctr)
+{
+	ctr->debugfs = debugfs_create_dir("rvctr", NULL);
+	debugfs_create_file("ctr", 0400, ctr->debugfs, NULL, &ctr_raw_fops);
+	debugfs_create_file_unsafe("sctrctl", 0600, ctr->debugfs, NULL,
+				   &ctr_ctl_fops);
+}
+
+/* ------------------------------------------------------------------ */
+/* sysfs: caps/branches and ctr_depth                                   */
+
+static ssize_t branches_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	struct rvctr_ctr *ctr = container_of(attr, struct dev_ext_attribute,
+					     attr)->var;
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(ctr->depth));
+}
+
+static ssize_t ctr_depth_store(struct device *dev,
+			       struct device_attribute *attr,
+			       const char *buf, size_t len)
+{
+	struct rvctr_ctr *ctr = container_of(attr, struct dev_ext_attribute,
+					     attr)->var;
+	unsigned int depth;
+	int enc, ret;
+
+	ret = kstrtouint(buf, 0, &depth);
+	if (ret)
+		return ret;
+	enc = rvctr_depth_encode(depth);
+	if (enc < 0 || !(ctr->depths & BIT(enc)))
+		return -EINVAL;
+	/* Events opened from now on use it; open ones keep theirs. */
+	WRITE_ONCE(ctr->depth, depth);
+	return len;
+}
+
+/* Without CTR the PMU has no caps/branches: perf then skips LBR tests. */
+static umode_t ctr_attr_visible(struct kobject *kobj, struct attribute *attr,
+				int n)
+{
+	struct dev_ext_attribute *ea = container_of(attr, struct dev_ext_attribute,
+						    attr.attr);
+	struct rvctr_ctr *ctr = ea->var;
+
+	return ctr->depths ? attr->mode : 0;
+}
+
+static void rvctr_ctr_sysfs_init(struct rvctr_ctr *ctr)
+{
+	struct dev_ext_attribute *a;
+
+	a = &ctr->branches_attr;
+	sysfs_attr_init(&a->attr.attr);
+	a->attr.attr.name = "branches";
+	a->attr.attr.mode = 0444;
+	a->attr.show = branches_show;
+	a->var = ctr;
+	ctr->caps_attrs[0] = &a->attr.attr;
+	ctr->caps_group.name = "caps";
+	ctr->caps_group.attrs = ctr->caps_attrs;
+	ctr->caps_group.is_visible = ctr_attr_visible;
+
+	a = &ctr->depth_attr;
+	sysfs_attr_init(&a->attr.attr);
+	a->attr.attr.name = "ctr_depth";
+	a->attr.attr.mode = 0644;
+	a->attr.show = branches_show;
+	a->attr.store = ctr_depth_store;
+	a->var = ctr;
+	ctr->ctl_attrs[0] = &a->attr.attr;
+	ctr->ctl_group.attrs = ctr->ctl_attrs;
+	ctr->ctl_group.is_visible = ctr_attr_visible;
+}
+
+/* ------------------------------------------------------------------ */
+/* probe                                                               */
+
+/*
+ * MISP is optional: where it is not implemented ctrtarget bit 0 is
+ * read-only 0 (CTR v1.0 "Entry Registers"), so try to set it.
+ */
+static void ctr_probe_misp(void *info)
+{
+	bool *has_misp = info;
+	u64 old;
+
+	csr_write(RVCTR_CSR_SISELECT, RVCTR_ISELECT_ENTRY0);
+	old = csr_read(RVCTR_CSR_SIREG2);
+	csr_write(RVCTR_CSR_SIREG2, old | RVCTR_TARGET_MISP);
+	*has_misp = csr_read(RVCTR_CSR_SIREG2) & RVCTR_TARGET_MISP;
+	csr_write(RVCTR_CSR_SIREG2, old);
+}
+
+static unsigned int ctr_pick_depth(unsigned int depths)
+{
+	int enc = rvctr_depth_encode(ctr_depth);
+
+	if (ctr_depth && enc >= 0 && (depths & BIT(enc)))
+		return ctr_depth;
+	if (ctr_depth)
+		pr_warn("ctr_depth=%u not supported, using the largest\n",
+			ctr_depth);
+	return RVCTR_DEPTH_MIN << __fls(depths);
+}
+
+int rvctr_ctr_probe(struct rvctr_ctr *ctr, const struct rvctr_caps *caps,
+		    struct pmu *pmu)
+{
+	unsigned long flags;
+
+	rvctr_ctr_sysfs_init(ctr);
+	ctr->depths = caps->ctr_depths;
+	if (!ctr->depths)
+		return 0;
+	ctr->depth = ctr_pick_depth(ctr->depths);
+	ctr->has_h = rvctr_has(caps, RVCTR_EXT_H);
+	local_irq_save(flags);
+	ctr_probe_misp(&ctr->has_misp);
+	local_irq_restore(flags);
+
+	ctr->task_ctx_cache = kmem_cache_create("rvctr_ctr_task_ctx",
+						sizeof(struct rvctr_ctr_task_ctx),
+						0, 0, NULL);
+	if (!ctr->task_ctx_cache)
+		return -ENOMEM;
+	pmu->task_ctx_cache = ctr->task_ctx_cache;
+	rvctr_ctr_debugfs_init(ctr);
+	static_call_update(perf_snapshot_branch_stack, rvctr_ctr_snapshot);
+	return 0;
+}
+
+void rvctr_ctr_remove(struct rvctr_ctr *ctr, struct pmu *pmu)
+{
+	if (!ctr->depths)
+		return;
+	static_call_update(perf_snapshot_branch_stack,
+			   (void *)__static_call_return0);
+	/* BPF programs run under RCU: none is still in the old function. */
+	synchronize_rcu();
+	debugfs_remove_recursive(ctr->debugfs);
+	pmu->task_ctx_cache = NULL;
+	kmem_cache_destroy(ctr->task_ctx_cache);
+}

@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# perf's own branch-stack shell tests, as Debian ships them:
+# record_lbr.sh ("perf record LBR tests") and test_brstack.sh ("Check
+# branch stack sampling").  They run at CTR depth 16 to stay fast on an
+# emulated board (they check filters and types, not depth).
+. ./lib.sh
+pmu=/sys/bus/event_source/devices/cpu
+tmp=$(mktemp -d /tmp/perfsuite.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+if [ ! -f $pmu/caps/branches ]; then
+	skip "perf branch-stack tests" "no $pmu/caps/branches: no CTR on this board"
+	tap_done
+fi
+depth=$(cat $pmu/caps/branches)
+echo 16 >$pmu/ctr_depth
+
+run_perf_test() {
+	local name=$1 pattern=$2
+	timeout 600 perf test -v "$pattern" >$tmp/pt.txt 2>&1
+	sed 's/^/# /' $tmp/pt.txt | tail -25
+	if grep -q ': Ok' $tmp/pt.txt; then
+		ok "perf test $name"
+	elif grep -q ': Skip' $tmp/pt.txt; then
+		skip "perf test $name" "$(grep -m1 -i 'skip' $tmp/pt.txt)"
+	else
+		fail "perf test $name"
+	fi
+}
+run_perf_test record_lbr.sh "perf record LBR tests"
+run_perf_test test_brstack.sh "Check branch stack sampling"
+
+echo "$depth" >$pmu/ctr_depth
+tap_done

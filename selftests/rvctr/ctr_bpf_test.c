@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Branch records reach BPF: a perf_event program attached to the
+ * workload's sampling event reads them with bpf_read_branch_records()
+ * (the sample's stack) and with bpf_get_branch_snapshot() (the
+ * perf_snapshot_branch_stack static call the driver installs).  Each
+ * program stores its return value and its newest entry in an array map;
+ * the newest entry must be one of the workload's known transfers.
+ *
+ * The programs are a dozen instructions, assembled here with the
+ * instruction macros below rather than compiled, so the test needs
+ * neither clang nor libbpf.
+ */
+#define _GNU_SOURCE
+#include <linux/bpf.h>
+
+#include "kselftest_harness.h"
+#include "ctr_test_lib.h"
+
+#define PERIOD	50021
+#define NBR	16	/* entries read per call: 384 bytes of stack */
+
+#define INSN(c, d, s, o, i)	((struct bpf_insn){ .code = (c), .dst_reg = (d), \
+				  .src_reg = (s), .off = (o), .imm = (i) })
+#define MOV_REG(d, s)		INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
+#define MOV_IMM(d, i)		INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
+#define ADD_IMM(d, i)		INSN(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, i)
+#define CALL(f)			INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
+#define ST_W(d, o, i)		INSN(BPF_ST | BPF_MEM | BPF_W, d, 0, o, i)
+#define STX_DW(d, s, o)		INSN(BPF_STX | BPF_MEM | BPF_DW, d, s, o, 0)
+#define LDX_DW(d, s, o)		INSN(BPF_LDX | BPF_MEM | BPF_DW, d, s, o, 0)
+#define JEQ_IMM(d, i, o)	INSN(BPF_JMP | BPF_JEQ | BPF_K, d, 0, o, i)
+#define LD_MAP(d, fd)		INSN(BPF_LD | BPF_DW | BPF_IMM, d, BPF_PSEUDO_MAP_FD, 0, fd), \
+				INSN(0, 0, 0, 0, 0)
+#define EXIT()			INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+
+#define BUF	(-NBR * 24)	/* r10 offset of the entry buffer */
+#define KEY	(BUF - 8)	/* r10 offset of the map key */
+
+/* Map value: [0] return value, [1] newest from, [2] newest to, [3] calls */
+struct result {
+	int64_t ret;
+	uint64_t from, to, calls;
+};
+
+static int sys_bpf(int cmd, union bpf_attr *a)
+{
+	return syscall(SYS_bpf, cmd, a, sizeof(*a));
+}
+
+static int map_create(void)
+{
+	union bpf_attr a = {
+		.map_type = BPF_MAP_TYPE_ARRAY,
+		.key_size = 4,
+		.value_size = sizeof(struct result),
+		.max_entries = 1,
+	};
+
+	return sys_bpf(BPF_MAP_CREATE, &a);
+}
+
+/*
+ * @helper(ctx?, buf, size, 0) then map[0] = { ret, buf[0].from,
+ * buf[0].to, calls + 1 }.  bpf_read_branch_records takes the context
+ * first, bpf_get_branch_snapshot does not.
+ */
+static int prog_load(int map, int helper, char *log, size_t loglen)
+{
+	struct bpf_insn with_ctx[] = {
+		MOV_REG(BPF_REG_1, BPF_REG_1),
+		MOV_REG(BPF_REG_2, BPF_REG_10),
+		ADD_IMM(BPF_REG_2, BUF),
+		MOV_IMM(BPF_REG_3, NBR * 24),
+		MOV_IMM(BPF_REG_4, 0),
+	};
+	struct bpf_insn no_ctx[] = {
+		MOV_REG(BPF_REG_1, BPF_REG_10),
+		ADD_IMM(BPF_REG_1, BUF),
+		MOV_IMM(BPF_REG_2, NBR * 24),
+		MOV_IMM(BPF_REG_3, 0),
+		MOV_IMM(BPF_REG_4, 0),
+	};
+	struct bpf_insn tail[] = {
+		CALL(helper),
+		MOV_REG(BPF_REG_7, BPF_REG_0),
+		ST_W(BPF_REG_10, KEY, 0),
+		LD_MAP(BPF_REG_1, map),
+		MOV_REG(BPF_REG_2, BPF_REG_10),
+		ADD_IMM(BPF_REG_2, KEY),
+		CALL(BPF_FUNC_map_lookup_elem),
+		JEQ_IMM(BPF_REG_0, 0, 8),
+		STX_DW(BPF_REG_0, BPF_REG_7, 0),
+		LDX_DW(BPF_REG_1, BPF_REG_10, BUF),
+		STX_DW(BPF_REG_0, BPF_REG_1, 8),
+		LDX_DW(BPF_REG_1, BPF_REG_10, BUF + 8),
+		STX_DW(BPF_REG_0, BPF_REG_1, 16),
+		LDX_DW(BPF_REG_1, BPF_REG_0, 24),
+		ADD_IMM(BPF_REG_1, 1),
+		STX_DW(BPF_REG_0, BPF_REG_1, 24),
+		MOV_IMM(BPF_REG_0, 0),		/* also the jump target */
+		EXIT(),
+	};
+	struct bpf_insn prog[64];
+	union bpf_attr a;
+	size_t n = 0;
+
+	if (helper == BPF_FUNC_read_branch_records)
+		memcpy(prog, with_ctx, sizeof(with_ctx)), n = 5;
+	else
+		memcpy(prog, no_ctx, sizeof(no_ctx)), n = 5;
+	memcpy(prog + n, tail, sizeof(tail));
+	n += sizeof(tail) / sizeof(tail[0]);
+
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_PERF_EVENT;
+	a.insns = (uint64_t)(uintptr_t)prog;
+	a.insn_cnt = n;
+	a.license = (uint64_t)(uintptr_t)"GPL";
+	a.log_buf = (uint64_t)(uintptr_t)log;
+	a.log_size = loglen;
+	a.log_level = 1;
+	return sys_bpf(BPF_PROG_LOAD, &a);
+}
+
+static int map_read(int map, struct result *r)
+{
+	union bpf_attr a;
+	uint32_t key = 0;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = map;
+	a.key = (uint64_t)(uintptr_t)&key;
+	a.value = (uint64_t)(uintptr_t)r;
+	return sys_bpf(BPF_MAP_LOOKUP_ELEM, &a);
+}
+
+static void run_bpf(struct __test_metadata *_metadata, int helper)
+{
+	static char log[65536];
+	struct ct_workload w;
+	struct ct_event ev;
+	struct result r;
+	int map, prog, ret, i, known = 0;
+
+	if (!ct_have_ctr())
+		SKIP(return, "no CTR");
+	if (geteuid())
+		SKIP(return, "loading perf_event BPF programs needs root");
+	ct_workload_init(&w);
+	map = map_create();
+	ASSERT_GE(map, 0) TH_LOG("BPF_MAP_CREATE: %s", strerror(errno));
+	prog = prog_load(map, helper, log, sizeof(log));
+	ASSERT_GE(prog, 0) TH_LOG("BPF_PROG_LOAD: %s\n%s", strerror(errno), log);
+	ret = ct_open(&ev, PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER, 0, PERIOD);
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, ioctl(ev.fd, PERF_EVENT_IOC_SET_BPF, prog))
+		TH_LOG("PERF_EVENT_IOC_SET_BPF: %s", strerror(errno));
+	ct_enable(&ev);
+	ct_loop(100000);
+	ct_disable(&ev);
+	ASSERT_EQ(0, map_read(map, &r));
+	TH_LOG("program ran %llu times; last returned %lld, newest %#llx -> %#llx",
+	       (unsigned long long)r.calls, (long long)r.ret,
+	       (unsigned long long)r.from, (unsigned long long)r.to);
+	ASSERT_GT(r.calls, 5UL);
+	/* Whole entries; a context switch just before may leave fewer. */
+	ASSERT_GT(r.ret, 0);
+	ASSERT_LE(r.ret, NBR * 24);
+	ASSERT_EQ(0, r.ret % 24);
+	for (i = 0; i < X_NR; i++)
+		known += r.from == w.x[i].from && r.to == w.x[i].to;
+	ASSERT_EQ(1, known) TH_LOG("newest entry is not a workload transfer");
+	ct_close(&ev);
+	close(prog);
+	close(map);
+}
+
+TEST(bpf_read_branch_records)
+{
+	run_bpf(_metadata, BPF_FUNC_read_branch_records);
+}
+
+TEST(bpf_get_branch_snapshot)
+{
+	run_bpf(_metadata, BPF_FUNC_get_branch_snapshot);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Isolation: branch records never pass from one task to another, and a
+ * user without privilege (perf_event_paranoid=2, uid 65534) never sees a
+ * kernel address, neither in branch records nor as a sample IP.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+/* kselftest_harness.h is not -Wextra clean */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#include "kselftest_harness.h"
+#include "ctr_test_lib.h"
+
+#define PERIOD		20011
+#define PARANOID	"/proc/sys/kernel/perf_event_paranoid"
+
+static volatile long sink;
+
+/* Two loops at distinct addresses; each task runs only its own. */
+__attribute__((noinline, aligned(64))) static void loop_a(long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++)
+		if (i & 1)
+			sink++;
+}
+
+__attribute__((noinline, aligned(64))) static void loop_b(long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++)
+		if (i & 2)
+			sink--;
+}
+
+static int in_fn(uint64_t a, void (*fn)(long))
+{
+	return a >= (uint64_t)fn && a < (uint64_t)fn + 64;
+}
+
+static void pin_cpu0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * In a child: record this task's branches while it runs @mine and the
+ * other child runs the other loop on the same CPU; exit 0 if none of
+ * its records touches @theirs, 2 if some do, 3 if nothing was recorded.
+ */
+static int record_own(void (*mine)(long), void (*theirs)(long))
+{
+	struct ct_event ev;
+	int i, k, own = 0;
+
+	pin_cpu0();
+	if (ct_open(&ev, PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER, 0, PERIOD))
+		return 4;
+	ct_enable(&ev);
+	mine(4000000);
+	ct_disable(&ev);
+	ct_read(&ev);
+	for (i = 0; i < ev.nsamples; i++)
+		for (k = 0; k < (int)ev.s[i].nr; k++) {
+			const struct perf_branch_entry *e = &ev.s[i].br[k];
+
+			if (in_fn(e->from, theirs) || in_fn(e->to, theirs)) {
+				printf("# pid %d sees %#llx -> %#llx of the other task\n",
+				       getpid(), (unsigned long long)e->from,
+				       (unsigned long long)e->to);
+				return 2;
+			}
+			own += in_fn(e->from, mine);
+		}
+	printf("# pid %d: %d samples, %d own records, none of the other task\n",
+	       getpid(), ev.nsamples, own);
+	return own ? 0 : 3;
+}
+
+TEST(two_tasks_never_see_each_other)
+{
+	pid_t a, b;
+	int sa, sb;
+
+	if (!ct_have_ctr())
+		SKIP(return, "no CTR");
+	a = fork();
+	ASSERT_GE(a, 0);
+	if (!a)
+		_exit(record_own(loop_a, loop_b));
+	b = fork();
+	ASSERT_GE(b, 0);
+	if (!b)
+		_exit(record_own(loop_b, loop_a));
+	ASSERT_EQ(a, waitpid(a, &sa, 0));
+	ASSERT_EQ(b, waitpid(b, &sb, 0));
+	ASSERT_TRUE(WIFEXITED(sa) && WIFEXITED(sb));
+	EXPECT_EQ(0, WEXITSTATUS(sa));
+	EXPECT_EQ(0, WEXITSTATUS(sb));
+}
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, s, strlen(s)) == (ssize_t)strlen(s);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static int read_int(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int v = -100;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -100;
+		fclose(f);
+	}
+	return v;
+}
+
+/* A loop that enters the kernel on every iteration. */
+__attribute__((noinline)) static void syscall_loop(long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++)
+		syscall(SYS_getppid);
+}
+
+/*
+ * As uid 65534 with perf_event_paranoid=2: kernel branch sampling is
+ * refused; user branch sampling works and shows no kernel address.
+ * Exit status: 0 good, 10+ the step that failed.
+ */
+static int unprivileged_child(void)
+{
+	struct ct_event ev;
+	int i, k, kaddr = 0, kip = 0;
+
+	if (setgid(65534) || setuid(65534))
+		return 10;
+	if (ct_open(&ev, PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER |
+		    PERF_SAMPLE_BRANCH_KERNEL, 0, PERIOD) != -EACCES)
+		return 11;
+	if (ct_open(&ev, PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER, 0, 997))
+		return 12;
+	ct_enable(&ev);
+	syscall_loop(20000);
+	ct_disable(&ev);
+	ct_read(&ev);
+	for (i = 0; i < ev.nsamples; i++) {
+		kip += ct_is_kernel(ev.s[i].ip);
+		for (k = 0; k < (int)ev.s[i].nr; k++)
+			kaddr += ct_is_kernel(ev.s[i].br[k].from) ||
+				 ct_is_kernel(ev.s[i].br[k].to);
+	}
+	printf("# uid %d: %d samples, %d kernel branch addresses, %d kernel sample IPs\n",
+	       getuid(), ev.nsamples, kaddr, kip);
+	if (!ev.nsamples)
+		return 13;
+	if (kaddr)
+		return 14;
+	if (kip)
+		return 15;
+	return 0;
+}
+
+/* The same loop as root with the kernel in the filter does show kernel addresses. */
+TEST(root_with_kernel_filter_sees_kernel)
+{
+	struct ct_event ev;
+	int i, k, kaddr = 0;
+
+	if (!ct_have_ctr())
+		SKIP(return, "no CTR");
+	if (geteuid())
+		SKIP(return, "needs root");
+	ASSERT_EQ(0, ct_open(&ev, PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER |
+			     PERF_SAMPLE_BRANCH_KERNEL, 0, 997));
+	ct_enable(&ev);
+	syscall_loop(20000);
+	ct_disable(&ev);
+	ct_read(&ev);
+	for (i = 0; i < ev.nsamples; i++)
+		for (k = 0; k < (int)ev.s[i].nr; k++)
+			kaddr += ct_is_kernel(ev.s[i].br[k].from) ||
+				 ct_is_kernel(ev.s[i].br[k].to);
+	TH_LOG("%d samples, %d records with a kernel address", ev.nsamples, kaddr);
+	ASSERT_GT(kaddr, 0);
+	ct_close(&ev);
+}
+
+TEST(paranoid2_unprivileged_sees_no_kernel_address)
+{
+	char old[16];
+	pid_t pid;
+	int st, prev;
+
+	if (!ct_have_ctr())
+		SKIP(return, "no CTR");
+	if (geteuid())
+		SKIP(return, "needs root to set perf_event_paranoid and drop to uid 65534");
+	prev = read_int(PARANOID);
+	ASSERT_NE(-100, prev);
+	snprintf(old, sizeof(old), "%d", prev);
+	ASSERT_EQ(0, write_file(PARANOID, "2"));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid)
+		_exit(unprivileged_child());
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	write_file(PARANOID, old);
+	ASSERT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(0, WEXITSTATUS(st))
+		TH_LOG("step %d failed (11 kernel filter allowed, 12 open, 13 no samples, 14 kernel branch address, 15 kernel sample ip)",
+		       WEXITSTATUS(st));
+}
+
+TEST_HARNESS_MAIN

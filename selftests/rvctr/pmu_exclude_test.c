@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Privilege filters: each exclude_* flag is honoured (the counter's xINH
+ * bits, written by the firmware or by the driver for delegated counters)
+ * or refused with EOPNOTSUPP where the hart cannot do it.  The workload
+ * is a user-mode loop of 2e6 instructions, so a user-only count is large
+ * and a kernel-only count is a small fraction of it; each count is the
+ * smallest of a few runs (pmu_min_count()).
+ */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wclobbered"
+#include "kselftest_harness.h"
+#include "pmu_test_lib.h"
+
+#define LOOPS	1000000UL
+#define REPS	5
+
+struct excl {
+	unsigned int user:1, kernel:1, hv:1, guest:1, host:1;
+};
+
+/* instructions with the given exclusions over the loop; -errno on open */
+static int64_t count_with(struct excl e)
+{
+	struct perf_event_attr attr;
+	int64_t n;
+	int fd;
+
+	pmu_attr(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.exclude_user = e.user;
+	attr.exclude_kernel = e.kernel;
+	attr.exclude_hv = e.hv;
+	attr.exclude_guest = e.guest;
+	attr.exclude_host = e.host;
+	fd = pmu_open(&attr, 0, -1, -1);
+	if (fd < 0)
+		return -errno;
+	n = pmu_min_count(fd, LOOPS, REPS);
+	close(fd);
+	return n;
+}
+
+/* Only user mode: the whole loop. */
+TEST(exclude_kernel_counts_the_user_loop)
+{
+	int64_t u = count_with((struct excl){ .kernel = 1 });
+
+	ASSERT_LT(0, u);
+	if (pmu_icount())
+		EXPECT_GE(1000, u - 2 * (int64_t)LOOPS);
+}
+
+/* Only kernel mode: a user loop is (nearly) invisible. */
+TEST(exclude_user_hides_the_user_loop)
+{
+	int64_t u = count_with((struct excl){ .kernel = 1 });
+	int64_t k = count_with((struct excl){ .user = 1 });
+
+	ASSERT_LT(0, u);
+	ASSERT_LE(0, k);
+	TH_LOG("user-only %lld, kernel-only %lld", (long long)u, (long long)k);
+	EXPECT_GT(u / 20, k);
+}
+
+/* Both excluded: nothing at all. */
+TEST(exclude_user_and_kernel_counts_nothing)
+{
+	EXPECT_EQ(0, count_with((struct excl){ .user = 1, .kernel = 1 }));
+}
+
+/*
+ * M-mode (the firmware) is never counted, so exclude_hv is honoured by
+ * construction: with and without it the user count is the same.
+ */
+TEST(exclude_hv_is_accepted)
+{
+	int64_t a = count_with((struct excl){ .kernel = 1 });
+	int64_t b = count_with((struct excl){ .kernel = 1, .hv = 1 });
+
+	ASSERT_LT(0, a);
+	ASSERT_LT(0, b);
+	if (pmu_icount())
+		EXPECT_EQ(a, b);
+}
+
+/*
+ * No guest runs here: excluding guests changes nothing.  "The same"
+ * allows a few instructions: the user-mode tail of the measuring ioctls
+ * varies by up to ~10 instructions from run to run.
+ */
+TEST(exclude_guest_keeps_host_counts)
+{
+	int64_t a = count_with((struct excl){ .kernel = 1 });
+	int64_t b = count_with((struct excl){ .kernel = 1, .guest = 1 });
+
+	ASSERT_LT(0, a);
+	ASSERT_LT(0, b);
+	if (pmu_icount())
+		EXPECT_GE(16, llabs(a - b));
+}
+
+/*
+ * exclude_host counts guests only: with the H extension the host's loop
+ * is not counted; without it there are no guest modes and the event is
+ * refused.
+ */
+TEST(exclude_host)
+{
+	int64_t n = count_with((struct excl){ .host = 1 });
+
+	if (!pmu_hart_has("h")) {
+		EXPECT_EQ(-EOPNOTSUPP, n);
+		return;
+	}
+	EXPECT_EQ(0, n);
+}
+
+TEST_HARNESS_MAIN
