@@ -22,7 +22,9 @@ export KERNEL
 
 # The kernel build directory; building it the first time takes minutes.
 KDIR_CMD = $(VM)/build-kernel $(KERNEL)
-KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR)
+# C=1 runs sparse through a wrapper for bookworm's sparse 0.6.4 (see the script).
+KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR) \
+	CHECK=$(CURDIR)/tools/testing/sparse-riscv
 
 .PHONY: all setup kernel rootfs module tools selftests unit guest-test \
 	guest-test-icount guest-test-other check demo bench stress clean help

@@ -25,6 +25,7 @@
 #include <linux/of.h>
 #include <linux/perf_event.h>
 #include <linux/platform_device.h>
+#include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include <asm/csr.h>
 #include <asm/irq.h>
@@ -191,7 +192,8 @@ static void rvctr_sched_task(struct perf_event_pmu_context *pmu_ctx,
 {
 	struct rvctr_pmu *rp = to_rvctr_pmu(pmu_ctx->pmu);
 
-	rvctr_ctr_sched_task(&this_cpu_ptr(rp->cpus)->ctr, pmu_ctx, sched_in);
+	rvctr_ctr_sched_task(&this_cpu_ptr(rp->cpus)->ctr, pmu_ctx, task,
+			     sched_in);
 }
 
 /* A group must fit on the hardware counters at once. */
@@ -243,6 +245,22 @@ static int rvctr_event_init(struct perf_event *event)
 /* ---- the overflow interrupt -------------------------------------------- */
 
 /* One overflowed event; false if it was throttled and must stay stopped. */
+/*
+ * The overflow of a user-only event can be taken after the hart entered
+ * the kernel (the interrupt waits until S-mode interrupts are enabled):
+ * report the user context the task left, never a kernel address.  A
+ * kernel thread has no user context: no sample.
+ */
+static struct pt_regs *rvctr_sample_regs(struct perf_event *event,
+					 struct pt_regs *regs)
+{
+	if (!event->attr.exclude_kernel || user_mode(regs))
+		return regs;
+	if (current->flags & PF_KTHREAD)
+		return NULL;
+	return task_pt_regs(current);
+}
+
 static bool rvctr_overflow(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 			   struct perf_event *event, struct pt_regs *regs)
 {
@@ -251,6 +269,9 @@ static bool rvctr_overflow(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 	rvctr_update(rp, event);
 	if (!rvctr_set_period(rp, event))
 		return true;	/* a period longer than the counter: not yet */
+	regs = rvctr_sample_regs(event, regs);
+	if (!regs)
+		return true;
 	perf_sample_data_init(&data, 0, event->hw.last_period);
 	if (has_branch_stack(event))
 		rvctr_ctr_sample(&rp->ctr, &cpuc->ctr, event, &data);

@@ -221,9 +221,8 @@ static bool ctr_entry_hidden(const struct rvctr_branch *b, bool kernel_ok)
 static void ctr_fill_entry(struct perf_branch_entry *pe,
 			   const struct rvctr_branch *b, u64 bst)
 {
-	perf_clear_branch_entry_bitfields(pe);
-	pe->from = b->from;
-	pe->to = b->to;
+	/* Zero every field, reserved bits included (perf copies them out). */
+	*pe = (struct perf_branch_entry){ .from = b->from, .to = b->to };
 	if (!(bst & PERF_SAMPLE_BRANCH_NO_FLAGS)) {
 		pe->mispred = b->mispred;
 		pe->predicted = b->predicted;
@@ -330,9 +329,9 @@ static void ctr_restore(const struct rvctr_ctr_task_ctx *tc)
  */
 void rvctr_ctr_sched_task(struct rvctr_ctr_cpu *cc,
 			  struct perf_event_pmu_context *pmu_ctx,
-			  bool sched_in)
+			  struct task_struct *task, bool sched_in)
 {
-	struct rvctr_ctr_task_ctx *tc = pmu_ctx ? pmu_ctx->task_ctx_data : NULL;
+	struct rvctr_ctr_task_ctx *tc = rvctr_task_ctx_data(pmu_ctx, task);
 	unsigned int depth = RVCTR_DEPTH_MIN << cc->depth_enc;
 
 	if (!cc->users || !cc->task_users)

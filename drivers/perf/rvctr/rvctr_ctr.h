@@ -22,6 +22,7 @@
 
 #include <linux/device.h>
 #include <linux/perf_event.h>
+#include <linux/rcupdate.h>
 #include <linux/stringify.h>
 #include <linux/types.h>
 
@@ -86,7 +87,28 @@ void rvctr_ctr_sample(struct rvctr_ctr *ctr, struct rvctr_ctr_cpu *cc,
 void rvctr_ctr_unfreeze(struct rvctr_ctr_cpu *cc);
 void rvctr_ctr_sched_task(struct rvctr_ctr_cpu *cc,
 			  struct perf_event_pmu_context *pmu_ctx,
-			  bool sched_in);
+			  struct task_struct *task, bool sched_in);
+
+/*
+ * Where perf keeps a task's save area (pmu->task_ctx_cache): in its
+ * perf_event_pmu_context up to Linux 6.14, in task_struct::perf_ctx_data
+ * from 6.15 on (RVCTR_HAVE_PERF_CTX_DATA, set by Kbuild).  Called from
+ * pmu->sched_task, with preemption off.
+ */
+static inline void *rvctr_task_ctx_data(struct perf_event_pmu_context *pmu_ctx,
+					struct task_struct *task)
+{
+#ifdef RVCTR_HAVE_PERF_CTX_DATA
+	struct perf_ctx_data *cd;
+
+	if (!task)
+		return NULL;
+	cd = rcu_dereference_sched(task->perf_ctx_data);
+	return cd ? cd->data : NULL;
+#else
+	return pmu_ctx ? pmu_ctx->task_ctx_data : NULL;
+#endif
+}
 
 #else
 
@@ -122,6 +144,7 @@ static inline void rvctr_ctr_sample(struct rvctr_ctr *ctr,
 static inline void rvctr_ctr_unfreeze(struct rvctr_ctr_cpu *cc) { }
 static inline void rvctr_ctr_sched_task(struct rvctr_ctr_cpu *cc,
 					struct perf_event_pmu_context *pmu_ctx,
+					struct task_struct *task,
 					bool sched_in) { }
 
 #endif /* CONFIG_RISCV */

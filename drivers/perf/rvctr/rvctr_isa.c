@@ -38,7 +38,7 @@ static unsigned long rvctr_node_exts(struct device_node *np)
 
 	for (i = 0; i < RVCTR_NR_EXT; i++)
 		if (of_property_match_string(np, "riscv,isa-extensions",
-					      rvctr_ext_names[i]) >= 0)
+					     rvctr_ext_names[i]) >= 0)
 			ext |= BIT(i);
 	return ext;
 }
