@@ -27,7 +27,7 @@ KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR) \
 	CHECK=$(CURDIR)/tools/testing/sparse-riscv
 
 .PHONY: all setup kernel rootfs module tools selftests unit guest-test \
-	guest-test-icount guest-test-other check demo bench stress clean help
+	guest-test-icount guest-test-other check check-slow demo bench stress clean help
 
 all: module tools selftests
 
@@ -76,6 +76,14 @@ guest-test-icount: all rootfs
 	else echo "not ok 1 - icount run exited with status $$rc"; fi \
 		>$(BUILD)/guest-test/icount/run.tap; exit $$rc
 
+# perf's own record_lbr.sh and test_brstack.sh: over 10 minutes on the
+# emulated board, so not part of make check.
+check-slow: all rootfs
+	@rm -rf $(BUILD)/guest-test-slow
+	@RVCTR_VM_TIMEOUT=3600 $(VM)/run --kernel $(KERNEL) --out $(BUILD)/guest-test-slow \
+		selftests/rvctr/run_tests_slow.sh; \
+	$(SUMMARY) $(BUILD)/guest-test-slow
+
 # The other kernel: the module builds for it (in a copy of the sources, so
 # the two builds' objects do not mix) and the board boots it and passes
 # the board and module tests.
@@ -102,7 +110,7 @@ check: setup
 	@$(SUMMARY) $(BUILD)/unit.tap $(BUILD)/guest-test $(OTHER)/guest-test
 
 demo: all rootfs
-	@$(VM)/run --kernel $(KERNEL) --out $(BUILD)/demo tools/testing/vm/demo.sh
+	@$(VM)/demo/run
 
 # Instruction counts per sample, branch-stack and context-switch cost, this
 # driver against the stock riscv_pmu_sbi kernel (BENCH_RUNS runs per case).

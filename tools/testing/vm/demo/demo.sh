@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Guest half of `make demo`: profile ./hot with branch stacks using stock
+# perf, show perf's own views, then rvctr's report and conversions.  The
+# files land in build/demo on the host, where the host half builds an
+# AutoFDO profile from them.
+set -u
+out=${RVCTR_OUT:-/tmp}
+cpu=/sys/bus/event_source/devices/cpu
+echo "== board: Linux $(uname -r), $(nproc) harts"
+dmesg | grep -E 'rvctr.*(extensions|CTR depths|registered|counters)' | sed 's/^\[[ 0-9.]*\] //'
+if [ ! -e $cpu/caps/branches ]; then
+	echo "no branch stacks: is the rvctr module loaded?"
+	exit 1
+fi
+echo "== cpu PMU: $(cat $cpu/caps/branches)-entry branch stacks; $(ls $cpu/events | wc -l) named events"
+cp ./hot "$out/hot"
+echo "== perf record -b -e cycles:u -c 50000 ./hot 3000"
+perf record -b -e cycles:u -c 50000 -o "$out/perf.data" -- ./hot 3000 2>&1 | tail -3
+[ -s "$out/perf.data" ] || exit 1
+echo "== perf report -b --sort symbol_from,symbol_to (hottest edges)"
+perf report -i "$out/perf.data" -b --stdio --sort symbol_from,symbol_to 2>/dev/null |
+	grep -v '^#' | grep -v '^$' | head -8
+echo "== perf script -F brstacksym (first sample, first 6 records)"
+perf script -i "$out/perf.data" -F brstacksym 2>/dev/null | head -1 | tr -s ' ' '\n' |
+	grep . | head -6
+echo "== rvctr report"
+rvctr report "$out/perf.data" 2>&1 | head -40
+echo "== rvctr convert: AutoFDO text, llvm-profgen perf-script text, SPE-like samples"
+rvctr convert -f autofdo -b hot -o "$out/hot.afdo.txt" "$out/perf.data" &&
+	rvctr convert -f perfscript -o "$out/hot.perfscript" "$out/perf.data" &&
+	rvctr convert -f spe -o "$out/spe.data" "$out/perf.data" || exit 1
+ls -l "$out"/hot.afdo.txt "$out"/hot.perfscript "$out"/spe.data | awk '{print $5, $9}'
+echo "== perf script on the SPE-like samples (first 3)"
+perf script -i "$out/spe.data" 2>/dev/null | head -3
