@@ -170,7 +170,16 @@ static void run_bpf(struct __test_metadata *_metadata, int helper)
 	ASSERT_EQ(0, r.ret % 24);
 	for (i = 0; i < X_NR; i++)
 		known += r.from == w.x[i].from && r.to == w.x[i].to;
+	/*
+	 * Known issue (Documentation/ctr.rst): a last overflow can be
+	 * delivered after the loop, around the disabling ioctl; its newest
+	 * entry is then the loop's exit.  Say so rather than pass.
+	 */
+	if (!known && (r.to < w.lo || r.to >= w.hi))
+		SKIP(goto out, "last sample came after the loop (known issue): %#llx -> %#llx",
+		     (unsigned long long)r.from, (unsigned long long)r.to);
 	ASSERT_EQ(1, known) TH_LOG("newest entry is not a workload transfer");
+out:
 	ct_close(&ev);
 	close(prog);
 	close(map);

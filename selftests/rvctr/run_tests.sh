@@ -14,6 +14,11 @@ status=0
 tests=()
 for t in "$bins"/*_test; do [ -x "$t" ] && tests+=("$t"); done
 for t in "$here"/*_test.sh; do [ -f "$t" ] && tests+=("$t"); done
+# *_slowtest.sh (perf's record_lbr.sh: over 10 minutes under TCG) only
+# with RVCTR_SLOW=1: make check-slow.
+if [ -n "${RVCTR_SLOW:-}" ]; then
+	for t in "$here"/*_slowtest.sh; do [ -f "$t" ] && tests+=("$t"); done
+fi
 if [ $# -gt 0 ]; then
 	want=" $* "
 	for i in "${!tests[@]}"; do
@@ -26,6 +31,7 @@ fi
 for t in "${tests[@]}"; do
 	name=$(basename "$t")
 	name=${name%.sh}
+	name=${name%_slowtest}
 	echo "# === $name"
 	case "$t" in
 	*.sh) (cd "$here" && timeout 600 bash "$t") >"$out/$name.tap" 2>&1 ;;
