@@ -57,10 +57,15 @@ unit: setup
 	@$(MAKE) -s -C tools/rvctr check | tee $(BUILD)/unit.tap
 
 # Guest tests on the emulated board; TAP files land in build/guest-test.
+# Counters are delegated (Smcdeleg/Ssccfg), as the driver prefers: through
+# SBI ecalls, OpenSBI 1.5.1 on QEMU 10 loses overflows on hart 0 now and
+# then, for the stock driver as for ours (Documentation/driver.rst), which
+# would make every sampling test flaky.  The SBI path is tested for
+# counting in the other kernel's pass below.
 guest-test: all rootfs
 	@rm -rf $(BUILD)/guest-test; mkdir -p $(BUILD)
-	@$(VM)/run --kernel $(KERNEL) --out $(BUILD)/guest-test \
-		selftests/rvctr/run_tests.sh; rc=$$?; \
+	@$(VM)/run --kernel $(KERNEL) --cpu-extra smcdeleg=true,ssccfg=true \
+		--out $(BUILD)/guest-test selftests/rvctr/run_tests.sh; rc=$$?; \
 	if [ $$rc -eq 0 ]; then echo "ok 1 - guest run completed"; \
 	else echo "not ok 1 - guest run exited with status $$rc"; fi \
 		>$(BUILD)/guest-test/run.tap; \
@@ -86,7 +91,7 @@ check-slow: all rootfs
 
 # The other kernel: the module builds for it (in a copy of the sources, so
 # the two builds' objects do not mix) and the board boots it and passes
-# the board and module tests.
+# the board, module and counting tests, on the SBI-call counter path.
 OTHER_KERNEL := $(if $(filter 7.3,$(KERNEL)),6.12,7.3)
 OTHER := $(BUILD)/kernel-$(OTHER_KERNEL)
 guest-test-other: setup rootfs selftests
@@ -96,8 +101,9 @@ guest-test-other: setup rootfs selftests
 		$(MAKE) -s ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(OTHER) -C "$$kdir" modules
 	@RVCTR_VM_MODULE=$(OTHER)/drivers/perf/rvctr/rvctr.ko $(VM)/run \
 		--kernel $(OTHER_KERNEL) --out $(OTHER)/guest-test \
-		selftests/rvctr/run_tests.sh board_test module_test; rc=$$?; \
-	if [ $$rc -eq 0 ]; then echo "ok 1 - Linux $(OTHER_KERNEL) boots and runs the smoke tests"; \
+		selftests/rvctr/run_tests.sh board_test module_test pmu_count_test \
+		pmu_perf_test; rc=$$?; \
+	if [ $$rc -eq 0 ]; then echo "ok 1 - Linux $(OTHER_KERNEL) boots and passes the smoke tests"; \
 	else echo "not ok 1 - Linux $(OTHER_KERNEL) run exited with status $$rc"; fi \
 		>$(OTHER)/guest-test/run.tap; exit $$rc
 
