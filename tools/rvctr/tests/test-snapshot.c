@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The raw CTR snapshot parser and its decoding to perf branch entries. */
+#include <rvctr/ctr.h>
 #include <rvctr/ctr_perf.h>
 #include <rvctr/snapshot.h>
 
@@ -31,10 +32,13 @@ static char *snapshot_text(unsigned int depth, unsigned int nr)
 	n = snprintf(buf, sizeof(buf),
 		     "# comment\nsctrstatus 0x80000003 depth %u sctrctl 0x1007\n", depth);
 	for (i = 0; i < nr; i++)
-		n += snprintf(buf + n, sizeof(buf) - n, "%u 0x%x 0x%x 0x%x\n", i,
+		n += snprintf(buf + n, sizeof(buf) - n, "%u 0x%x 0x%x 0x%llx\n", i,
 			      0x1001 + 0x10 * i, 0x2000 + 0x10 * i + (i == 2),
 			      /* TYPE dircall for 0, tkbr else; CCV; CCE 1 CCM 5 */
-			      (i ? 5 : 9) | 0x8000 | (1 << 28) | (5 << 16));
+			      (unsigned long long)(RVCTR_PREP(RVCTR_DATA_TYPE,
+					i ? RVCTR_TYPE_TKBR : RVCTR_TYPE_DIRCALL) |
+				RVCTR_DATA_CCV | RVCTR_PREP(RVCTR_DATA_CCE, 1) |
+				RVCTR_PREP(RVCTR_DATA_CCM, 5)));
 	return buf;
 }
 
