@@ -88,7 +88,7 @@ echo 16 >$pmu/ctr_depth
 w="perf test -w brstack 20000"
 filt() {
 	local f=$1 want=$2
-	perf record -o $tmp/f.data -c 20011 --branch-filter "$f,save_type,u" -- $w >/dev/null 2>&1
+	perf record -o $tmp/f.data -c 200003 --branch-filter "$f,save_type,u" -- $w >/dev/null 2>&1
 	perf script -i $tmp/f.data -F brstack 2>/dev/null | tr -s ' ' '\n' | grep . >$tmp/f.txt
 	if [ ! -s $tmp/f.txt ]; then
 		fail "filter $f: no branches"

@@ -33,12 +33,14 @@ for t in "${tests[@]}"; do
 	name=${name%.sh}
 	name=${name%_slowtest}
 	echo "# === $name"
+	start=$SECONDS
 	case "$t" in
 	*.sh) (cd "$here" && timeout 600 bash "$t") >"$out/$name.tap" 2>&1 ;;
 	*) (cd /tmp && timeout 600 "$t") >"$out/$name.tap" 2>&1 ;;
 	esac
 	rc=$?
 	cat "$out/$name.tap"
+	echo "# $name: $((SECONDS - start)) s"
 	if [ $rc -ne 0 ] && [ $rc -ne 4 ] && ! grep -q '^not ok' "$out/$name.tap"; then
 		echo "not ok - $name exited with status $rc" | tee -a "$out/$name.tap"
 	fi

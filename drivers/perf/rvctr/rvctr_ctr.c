@@ -17,6 +17,8 @@
 #include <linux/build_bug.h>
 #include <linux/debugfs.h>
 #include <linux/irqflags.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
 #include <linux/moduleparam.h>
 #include <linux/perf_event.h>
 #include <linux/seq_file.h>
@@ -445,12 +447,161 @@ static int ctr_ctl_get(void *data, u64 *val)
 }
 DEFINE_DEBUGFS_ATTRIBUTE(ctr_ctl_fops, ctr_ctl_get, ctr_ctl_set, "0x%llx\n");
 
+/*
+ * Debug/bench only: the instructions the sample path spends on a full
+ * buffer at each depth.  That is ctr_copy(), the loop rvctr_ctr_sample()
+ * runs.  It is set against the floor of four CSR accesses per entry
+ * (siselect, then sireg, sireg2, sireg3) and a bare loop of just those
+ * accesses.  Counted by a kernel-only instructions counter of this PMU
+ * on the current CPU.  That is meaningful under QEMU -icount or on a
+ * hart that counts retired instructions.  Best of CTR_COST_REPS runs; the
+ * buffer is filled with valid records first.  Refused with -EBUSY on a
+ * CPU where a branch-stack event is active (it would lose its buffer) or
+ * where no counter is free.
+ */
+#define CTR_COST_REPS	16
+
+struct ctr_cost {
+	struct rvctr_ctr *ctr;
+	struct perf_event *counter;
+	struct perf_branch_entry *out;
+	unsigned int enc;
+	unsigned int n;		/* entries ctr_copy() returned */
+	u64 res[3];		/* empty, copy, bare */
+	int err;
+};
+
+/*
+ * The counter's count now.  It is a CPU event of this PMU on this CPU, so
+ * its read() runs here with interrupts off, as perf_event_read_local()
+ * (not exported) would run it.
+ */
+static u64 ctr_cost_now(struct ctr_cost *c)
+{
+	struct perf_event *ev = c->counter;
+
+	if (READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE ||
+	    READ_ONCE(ev->oncpu) != smp_processor_id()) {
+		c->err = -EBUSY;	/* not scheduled: no free counter */
+		return 0;
+	}
+	ev->pmu->read(ev);
+	return local64_read(&ev->count);
+}
+
+static u64 ctr_cost_bare(struct ctr_cost *c, unsigned int depth)
+{
+	struct rvctr_raw_entry e;
+	unsigned int i;
+	u64 t0;
+
+	t0 = ctr_cost_now(c);
+	for (i = 0; i < depth; i++)
+		ctr_read_entry(i, &e);
+	return ctr_cost_now(c) - t0;
+}
+
+static u64 ctr_cost_copy(struct ctr_cost *c, unsigned int depth)
+{
+	u64 t0;
+
+	t0 = ctr_cost_now(c);
+	c->n = ctr_copy(c->out, depth, depth, c->ctr->has_misp,
+			PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER |
+			PERF_SAMPLE_BRANCH_KERNEL);
+	return ctr_cost_now(c) - t0;
+}
+
+/* Valid user-mode direct calls, all different. */
+static void ctr_cost_fill(unsigned int depth)
+{
+	struct rvctr_raw_entry e;
+	unsigned int i;
+
+	for (i = 0; i < depth; i++) {
+		e.source = (0x10000 + 8 * i) | RVCTR_SOURCE_V;
+		e.target = 0x20000 + 8 * i;
+		e.data = RVCTR_PREP(RVCTR_DATA_TYPE, RVCTR_TYPE_DIRCALL);
+		ctr_write_entry(i, &e);
+	}
+}
+
+/* One depth, on the counter's CPU, from an IPI: interrupts are off. */
+static void ctr_cost_one(void *info)
+{
+	struct ctr_cost *c = info;
+	unsigned int depth = RVCTR_DEPTH_MIN << c->enc, r;
+	u64 old_depth;
+
+	for (r = 0; r < ARRAY_SIZE(c->res); r++)
+		c->res[r] = U64_MAX;
+	if (csr_read(RVCTR_CSR_SCTRCTL)) {
+		c->err = -EBUSY;
+		return;
+	}
+	old_depth = csr_read(RVCTR_CSR_SCTRDEPTH);
+	csr_write(RVCTR_CSR_SCTRDEPTH, c->enc);
+	ctr_clear();
+	ctr_cost_fill(depth);
+	for (r = 0; r < CTR_COST_REPS; r++) {
+		c->res[0] = min(c->res[0], ctr_cost_bare(c, 0));
+		c->res[1] = min(c->res[1], ctr_cost_copy(c, depth));
+		c->res[2] = min(c->res[2], ctr_cost_bare(c, depth));
+	}
+	ctr_clear();
+	csr_write(RVCTR_CSR_SCTRDEPTH, old_depth);
+}
+
+static int ctr_cost_show(struct seq_file *m, void *v)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_INSTRUCTIONS,
+		.size = sizeof(attr),
+		.pinned = 1,
+		.exclude_user = 1,
+		.exclude_hv = 1,
+	};
+	struct ctr_cost c = { .ctr = m->private };
+	unsigned long depths = c.ctr->depths;
+	int cpu = raw_smp_processor_id();
+	u64 copy, floor;
+
+	c.out = kcalloc(RVCTR_DEPTH_MAX, sizeof(*c.out), GFP_KERNEL);
+	if (!c.out)
+		return -ENOMEM;
+	c.counter = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL,
+						     NULL);
+	if (IS_ERR(c.counter)) {
+		kfree(c.out);
+		return PTR_ERR(c.counter);
+	}
+	seq_printf(m, "cpu %d\ndepth entries copy bare floor copy/floor\n", cpu);
+	for_each_set_bit(c.enc, &depths, RVCTR_DEPTH_ENC_MAX + 1) {
+		smp_call_function_single(cpu, ctr_cost_one, &c, 1);
+		if (c.err)
+			break;
+		copy = c.res[1] - c.res[0];
+		floor = 4 * (RVCTR_DEPTH_MIN << c.enc);
+		seq_printf(m, "%u %u %llu %llu %llu %llu.%02llu\n",
+			   RVCTR_DEPTH_MIN << c.enc, c.n, copy,
+			   c.res[2] - c.res[0], floor, div64_u64(copy, floor),
+			   div64_u64(copy * 100, floor) % 100);
+	}
+	perf_event_release_kernel(c.counter);
+	kfree(c.out);
+	return c.err;
+}
+DEFINE_SHOW_ATTRIBUTE(ctr_cost);
+
 static void rvctr_ctr_debugfs_init(struct rvctr_ctr *ctr)
 {
 	ctr->debugfs = debugfs_create_dir("rvctr", NULL);
 	debugfs_create_file("ctr", 0400, ctr->debugfs, NULL, &ctr_raw_fops);
 	debugfs_create_file_unsafe("sctrctl", 0600, ctr->debugfs, NULL,
 				   &ctr_ctl_fops);
+	debugfs_create_file("ctr_read_cost", 0400, ctr->debugfs, ctr,
+			    &ctr_cost_fops);
 }
 
 /* ------------------------------------------------------------------ */

@@ -3,14 +3,18 @@
 # Guest half of `make bench` (run by ./bench under -icount shift=0 on one
 # hart): time a fixed workload without perf and under each perf mode, RUNS
 # times each, and append "case<TAB>run<TAB>ns<TAB>samples" rows to
-# /out/bench-FLAVOR.tsv.  FLAVOR is "rvctr" (this driver) or "stock"
-# (Debian's riscv_pmu_sbi, no branch stacks).
+# /out/bench-FLAVOR.tsv.  FLAVOR is "rvctr" (this driver, SBI calls),
+# "deleg" (this driver, delegated counters) or "stock" (Debian's
+# riscv_pmu_sbi, no branch stacks).  Everything runs pinned to hart
+# BENCH_CPU (default 1: see ./bench).
 set -u
 flavor=${1:?flavor}
 runs=${2:-5}
 iters=${BENCH_ITERS:-200000}
 period=${BENCH_PERIOD:-100000}
 pp=${BENCH_PINGPONG:-2000}
+cpu=${BENCH_CPU:-1}
+pin="taskset -c $cpu"
 wl=/host/workload
 tsv=/out/bench-$flavor.tsv
 data=/tmp/bench.data
@@ -18,7 +22,7 @@ data=/tmp/bench.data
 cd /tmp
 
 samples() {
-	perf script -i "$data" -F ip 2>/dev/null | wc -l
+	perf script -i "$data" -G -F ip 2>/dev/null | wc -l
 }
 
 # one CASE RUN perf-record-args... (no args: the workload alone)
@@ -26,10 +30,10 @@ one() {
 	local name=$1 run=$2 ns n=0
 	shift 2
 	if [ $# -eq 0 ]; then
-		ns=$("$wl" branches "$iters") || return 1
+		ns=$($pin "$wl" branches "$iters") || return 1
 	else
 		rm -f "$data"
-		ns=$(perf record -q -o "$data" "$@" -- "$wl" branches "$iters" 2>/tmp/perf.err) || {
+		ns=$($pin perf record -q -o "$data" "$@" -- "$wl" branches "$iters" 2>/tmp/perf.err) || {
 			echo "# $name: perf record failed: $(head -c 300 /tmp/perf.err)"
 			return 0
 		}
@@ -43,9 +47,9 @@ ctxsw() {
 	local name=$1 run=$2 ns
 	shift 2
 	if [ $# -eq 0 ]; then
-		ns=$("$wl" pingpong "$pp")
+		ns=$($pin "$wl" pingpong "$pp")
 	else
-		ns=$(perf record -q -o "$data" "$@" -- "$wl" pingpong "$pp" 2>/dev/null)
+		ns=$($pin perf record -q -o "$data" "$@" -- "$wl" pingpong "$pp" 2>/dev/null)
 	fi
 	[ -n "$ns" ] && printf '%s\t%s\t%s\t%s\n' "$name" "$run" "$ns" "$((2 * pp))" >>"$tsv"
 }
@@ -59,7 +63,7 @@ for run in $(seq "$runs"); do
 	one base "$run"
 	one cycles "$run" -e cycles -c "$period"
 	ctxsw ctxsw-base "$run"
-	[ "$flavor" = rvctr ] || continue
+	[ "$flavor" != stock ] || continue
 	for d in 16 64 256; do
 		set_depth "$d" || { echo "# depth $d: insmod failed"; continue; }
 		one "brstack-$d" "$run" -b -e cycles -c "$period"
