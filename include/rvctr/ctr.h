@@ -290,6 +290,175 @@ static inline int rvctr_decode(const struct rvctr_raw_entry *e, int has_misp,
 }
 
 /*
+ * Raw entries as perf_branch_entry records, for the sample path.
+ *
+ * rvctr_perf_fill() / rvctr_perf_entry_ref() are the reference: decode,
+ * then set the fields one by one.  rvctr_perf_fast() gives the same 24
+ * bytes in about a third of the instructions.  It looks up the third
+ * word (the flags bitfield) in a table built once per filter by
+ * rvctr_perf_tmpl_init() through the reference, so it makes no
+ * assumption about the bitfield layout.  tools/rvctr/tests/test-ctr.c
+ * checks that the two agree on random records under every option.
+ */
+static inline void rvctr_perf_fill(struct perf_branch_entry *pe,
+				   const struct rvctr_branch *b, __u64 bst)
+{
+	/* Zero every field, reserved bits included (perf copies them out). */
+	*pe = (struct perf_branch_entry){ .from = b->from, .to = b->to };
+	if (!(bst & PERF_SAMPLE_BRANCH_NO_FLAGS)) {
+		pe->mispred = b->mispred;
+		pe->predicted = b->predicted;
+		pe->type = b->perf_type;
+	}
+	if (!(bst & PERF_SAMPLE_BRANCH_NO_CYCLES))
+		pe->cycles = b->cycles;
+	/* The recording mode: a trap from a disabled mode has from == 0. */
+	pe->priv = rvctr_addr_is_kernel(b->from ? b->from : b->to) ?
+		   PERF_BR_PRIV_KERNEL : PERF_BR_PRIV_USER;
+}
+
+/* rvctr_perf_entry_ref() and rvctr_perf_fast() return one of these. */
+#define RVCTR_PERF_END		0	/* not valid: no older record follows */
+#define RVCTR_PERF_OK		1	/* *pe written */
+#define RVCTR_PERF_HIDDEN	2	/* a kernel address for a user-only event */
+
+/*
+ * CTR does not record kernel transfers for a user-only filter; an entry
+ * with a kernel address is dropped anyway, whatever the hardware did.
+ */
+static inline int rvctr_perf_entry_ref(const struct rvctr_raw_entry *e,
+				       int has_misp, __u64 bst,
+				       struct perf_branch_entry *pe)
+{
+	struct rvctr_branch b;
+
+	if (!rvctr_decode(e, has_misp, &b))
+		return RVCTR_PERF_END;
+	if (!(bst & PERF_SAMPLE_BRANCH_KERNEL) &&
+	    (rvctr_addr_is_kernel(b.from) || rvctr_addr_is_kernel(b.to)))
+		return RVCTR_PERF_HIDDEN;
+	rvctr_perf_fill(pe, &b, bst);
+	return RVCTR_PERF_OK;
+}
+
+/* The word after from and to: the bitfields. */
+#define RVCTR_PERF_FLAGS_OFF	(2 * sizeof(__u64))
+
+/*
+ * perf_branch_entry is three __u64s, so the word is 8-byte aligned; saying
+ * so keeps strict-alignment targets (the riscv kernel) to one access.
+ * sparse does not know the builtin.
+ */
+#ifdef __CHECKER__
+#define RVCTR_ALIGNED8(p)	(p)
+#else
+#define RVCTR_ALIGNED8(p)	__builtin_assume_aligned(p, 8)
+#endif
+
+static inline __u64 rvctr_perf_flags(const struct perf_branch_entry *pe)
+{
+	const char *p = (const char *)RVCTR_ALIGNED8(pe);
+	__u64 w;
+
+	__builtin_memcpy(&w, p + RVCTR_PERF_FLAGS_OFF, sizeof(w));
+	return w;
+}
+
+static inline void rvctr_perf_set_flags(struct perf_branch_entry *pe, __u64 w)
+{
+	char *p = (char *)RVCTR_ALIGNED8(pe);
+
+	__builtin_memcpy(p + RVCTR_PERF_FLAGS_OFF, &w, sizeof(w));
+}
+
+struct rvctr_perf_tmpl {
+	__u64 word[2][RVCTR_NR_TYPES];	/* [kernel priv][ctrdata.TYPE] */
+	__u64 misp_flip;	/* XORed in when MISP is set; 0 if not reported */
+	__u64 key;		/* what it was built for, see rvctr_perf_tmpl_key() */
+	int kernel_ok;
+	int cycles;
+};
+
+#define RVCTR_PERF_TMPL_BST	(PERF_SAMPLE_BRANCH_KERNEL | \
+				 PERF_SAMPLE_BRANCH_NO_FLAGS | \
+				 PERF_SAMPLE_BRANCH_NO_CYCLES)
+
+/* Never 0, so a zeroed template is never taken for a built one. */
+static inline __u64 rvctr_perf_tmpl_key(int has_misp, __u64 bst)
+{
+	return (bst & RVCTR_PERF_TMPL_BST) | (__u64)!!has_misp << 62 |
+	       RVCTR_BIT(63);
+}
+
+static inline __u64 rvctr_perf_tmpl_word(int kernel, unsigned int type,
+					 int mispred, int predicted, __u64 bst)
+{
+	struct perf_branch_entry pe;
+	struct rvctr_branch b = {
+		.from = kernel ? RVCTR_BIT(63) : 0x1000,
+		.to = 0x2000,
+		.type = type,
+		.perf_type = rvctr_type_to_perf(type),
+		.mispred = mispred,
+		.predicted = predicted,
+	};
+
+	rvctr_perf_fill(&pe, &b, bst);
+	return rvctr_perf_flags(&pe);
+}
+
+static inline void rvctr_perf_tmpl_init(struct rvctr_perf_tmpl *t,
+					int has_misp, __u64 bst)
+{
+	unsigned int k, type;
+
+	has_misp = !!has_misp;
+	for (k = 0; k < 2; k++)
+		for (type = 0; type < RVCTR_NR_TYPES; type++)
+			t->word[k][type] = rvctr_perf_tmpl_word(k, type, 0,
+								has_misp, bst);
+	t->misp_flip = t->word[0][0] ^
+		       rvctr_perf_tmpl_word(0, 0, has_misp, 0, bst);
+	t->kernel_ok = !!(bst & PERF_SAMPLE_BRANCH_KERNEL);
+	t->cycles = !(bst & PERF_SAMPLE_BRANCH_NO_CYCLES);
+	t->key = rvctr_perf_tmpl_key(has_misp, bst);
+}
+
+/* The flags word holding only the cycle count of @data (CCV set). */
+static inline __u64 rvctr_perf_cycles_word(__u64 data)
+{
+	struct perf_branch_entry pe = {
+		.cycles = rvctr_cycles_sat16(rvctr_data_cycles(data, 0)),
+	};
+
+	return rvctr_perf_flags(&pe);
+}
+
+/* @t and @pe never overlap: stores to *pe need not reload the template. */
+static inline int rvctr_perf_fast(const struct rvctr_perf_tmpl *__restrict t,
+				  __u64 source, __u64 target, __u64 data,
+				  struct perf_branch_entry *__restrict pe)
+{
+	__u64 from = rvctr_entry_source(source);
+	__u64 to = rvctr_entry_target(target);
+	__u64 w;
+
+	if (!rvctr_entry_valid(source))
+		return RVCTR_PERF_END;
+	if (!t->kernel_ok && ((from | to) >> 63))
+		return RVCTR_PERF_HIDDEN;
+	w = t->word[(from ? from : to) >> 63][rvctr_data_type(data)];
+	if (target & RVCTR_TARGET_MISP)
+		w ^= t->misp_flip;
+	if (t->cycles && (data & RVCTR_DATA_CCV))
+		w |= rvctr_perf_cycles_word(data);
+	pe->from = from;
+	pe->to = to;
+	rvctr_perf_set_flags(pe, w);
+	return RVCTR_PERF_OK;
+}
+
+/*
  * perf branch filters (attr.branch_sample_type) and CTR.  Every generic
  * PERF_SAMPLE_BRANCH_* bit is in exactly one of the two masks; the driver
  * checks that at build time against the kernel's PERF_SAMPLE_BRANCH_MAX.

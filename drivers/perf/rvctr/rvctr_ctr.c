@@ -214,53 +214,45 @@ void rvctr_ctr_disable(struct rvctr_ctr_cpu *cc)
 /* ------------------------------------------------------------------ */
 /* the sample                                                          */
 
-static bool ctr_entry_hidden(const struct rvctr_branch *b, bool kernel_ok)
+/*
+ * The template of this CPU for @has_misp and the options of @bst that
+ * change a record; rebuilt only when they change (rvctr/ctr.h).
+ */
+static const struct rvctr_perf_tmpl *ctr_tmpl(struct rvctr_ctr_cpu *cc,
+					      bool has_misp, u64 bst)
 {
-	return !kernel_ok && (rvctr_addr_is_kernel(b->from) ||
-			      rvctr_addr_is_kernel(b->to));
-}
-
-static void ctr_fill_entry(struct perf_branch_entry *pe,
-			   const struct rvctr_branch *b, u64 bst)
-{
-	/* Zero every field, reserved bits included (perf copies them out). */
-	*pe = (struct perf_branch_entry){ .from = b->from, .to = b->to };
-	if (!(bst & PERF_SAMPLE_BRANCH_NO_FLAGS)) {
-		pe->mispred = b->mispred;
-		pe->predicted = b->predicted;
-		pe->type = b->perf_type;
-	}
-	if (!(bst & PERF_SAMPLE_BRANCH_NO_CYCLES))
-		pe->cycles = b->cycles;
-	/* The recording mode: a trap from a disabled mode has from == 0. */
-	pe->priv = rvctr_addr_is_kernel(b->from ? b->from : b->to) ?
-		   PERF_BR_PRIV_KERNEL : PERF_BR_PRIV_USER;
+	if (unlikely(cc->tmpl.key != rvctr_perf_tmpl_key(has_misp, bst)))
+		rvctr_perf_tmpl_init(&cc->tmpl, has_misp, bst);
+	return &cc->tmpl;
 }
 
 /*
- * Copy the valid entries, newest first, into @out.  Records that carry a
- * kernel address are dropped unless the event may see the kernel: CTR
- * already does not record them for a user-only filter (external traps
- * and trap returns from S are not recorded, CTR v1.0 "Privilege Mode
- * Transitions"), this keeps it true whatever the hardware does.
+ * Copy the valid entries, newest first, into @out, as @t says.  Records
+ * that carry a kernel address are dropped unless the event may see the
+ * kernel: CTR already does not record them for a user-only filter
+ * (external traps and trap returns from S are not recorded, CTR v1.0
+ * "Privilege Mode Transitions"), this keeps it true whatever the hardware
+ * does.  The source is read first: the first invalid one ends the copy.
  */
-static unsigned int ctr_copy(struct perf_branch_entry *out, unsigned int cnt,
-			     unsigned int depth, bool has_misp, u64 bst)
+static unsigned int ctr_copy(struct perf_branch_entry *__restrict out,
+			     unsigned int cnt, unsigned int depth,
+			     const struct rvctr_perf_tmpl *__restrict t)
 {
-	bool kernel_ok = bst & PERF_SAMPLE_BRANCH_KERNEL;
-	struct rvctr_raw_entry raw;
-	struct rvctr_branch b;
-	unsigned int i, n = 0;
+	struct perf_branch_entry *pe = out, *end = out + cnt;
+	unsigned long sel, last = RVCTR_ISELECT_ENTRY0 + depth;
+	u64 source, target, data;
 
-	for (i = 0; i < depth && n < cnt; i++) {
-		ctr_read_entry(i, &raw);
-		if (!rvctr_decode(&raw, has_misp, &b))
+	for (sel = RVCTR_ISELECT_ENTRY0; sel < last && pe < end; sel++) {
+		csr_write(RVCTR_CSR_SISELECT, sel);
+		source = csr_read(RVCTR_CSR_SIREG);
+		if (!rvctr_entry_valid(source))
 			break;
-		if (ctr_entry_hidden(&b, kernel_ok))
-			continue;
-		ctr_fill_entry(&out[n++], &b, bst);
+		target = csr_read(RVCTR_CSR_SIREG2);
+		data = csr_read(RVCTR_CSR_SIREG3);
+		if (rvctr_perf_fast(t, source, target, data, pe) == RVCTR_PERF_OK)
+			pe++;
 	}
-	return n;
+	return pe - out;
 }
 
 /*
@@ -281,7 +273,8 @@ void rvctr_ctr_sample(struct rvctr_ctr *ctr, struct rvctr_ctr_cpu *cc,
 		return;
 	ctr_freeze();
 	wrptr = csr_read(RVCTR_CSR_SCTRSTATUS) & RVCTR_STATUS_WRPTR;
-	cc->bs.nr = ctr_copy(cc->entries, depth, depth, ctr->has_misp, bst);
+	cc->bs.nr = ctr_copy(cc->entries, depth, depth,
+			     ctr_tmpl(cc, ctr->has_misp, bst));
 	/* Physical index of the newest entry: WRPTR is the next to write. */
 	cc->bs.hw_idx = (wrptr + depth - 1) & (depth - 1);
 	perf_sample_save_brstack(data, event, &cc->bs, NULL);
@@ -359,14 +352,16 @@ void rvctr_ctr_sched_task(struct rvctr_ctr_cpu *cc,
 static int rvctr_ctr_snapshot(struct perf_branch_entry *entries,
 			      unsigned int cnt)
 {
+	struct rvctr_perf_tmpl t;
 	unsigned long flags;
 	unsigned int n = 0;
 	bool was_frozen;
 
 	local_irq_save(flags);
 	was_frozen = ctr_freeze();
-	n = ctr_copy(entries, cnt, ctr_hw_depth(), false,
-		     PERF_SAMPLE_BRANCH_KERNEL);
+	/* Built while frozen, so its own branches are not recorded. */
+	rvctr_perf_tmpl_init(&t, false, PERF_SAMPLE_BRANCH_KERNEL);
+	n = ctr_copy(entries, cnt, ctr_hw_depth(), &t);
 	if (!was_frozen)
 		ctr_thaw();
 	local_irq_restore(flags);
@@ -463,6 +458,7 @@ DEFINE_DEBUGFS_ATTRIBUTE(ctr_ctl_fops, ctr_ctl_get, ctr_ctl_set, "0x%llx\n");
 
 struct ctr_cost {
 	struct rvctr_ctr *ctr;
+	struct rvctr_perf_tmpl tmpl;	/* built before measuring, as in steady state */
 	struct perf_event *counter;
 	struct perf_branch_entry *out;
 	unsigned int enc;
@@ -506,9 +502,7 @@ static u64 ctr_cost_copy(struct ctr_cost *c, unsigned int depth)
 	u64 t0;
 
 	t0 = ctr_cost_now(c);
-	c->n = ctr_copy(c->out, depth, depth, c->ctr->has_misp,
-			PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER |
-			PERF_SAMPLE_BRANCH_KERNEL);
+	c->n = ctr_copy(c->out, depth, depth, &c->tmpl);
 	return ctr_cost_now(c) - t0;
 }
 
@@ -570,6 +564,8 @@ static int ctr_cost_show(struct seq_file *m, void *v)
 	c.out = kcalloc(RVCTR_DEPTH_MAX, sizeof(*c.out), GFP_KERNEL);
 	if (!c.out)
 		return -ENOMEM;
+	rvctr_perf_tmpl_init(&c.tmpl, c.ctr->has_misp, PERF_SAMPLE_BRANCH_ANY |
+			     PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL);
 	c.counter = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL,
 						     NULL);
 	if (IS_ERR(c.counter)) {

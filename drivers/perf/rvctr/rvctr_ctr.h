@@ -51,6 +51,7 @@ struct rvctr_ctr_cpu {
 	unsigned int depth_enc;	/* sctrdepth of the active events */
 	unsigned int users;	/* branch-stack events added on this CPU */
 	unsigned int task_users;	/* ... of which bound to a task */
+	struct rvctr_perf_tmpl tmpl;	/* record template of the last sample */
 	struct perf_branch_stack bs;
 	struct perf_branch_entry entries[RVCTR_DEPTH_MAX];
 };

@@ -110,6 +110,119 @@ static void test_decode(void)
 	T_EQ(rvctr_decode(&empty, 1, &b), 0, "V = 0 is not an entry");
 }
 
+/* xorshift64: reproducible random register values. */
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* A random raw entry: V, MISP, CCV and kernel addresses all common. */
+static struct rvctr_raw_entry rnd_entry(uint64_t *s)
+{
+	struct rvctr_raw_entry e;
+	uint64_t r = rnd(s);
+
+	e.source = rnd(s) & ~RVCTR_BIT(63);
+	e.target = rnd(s) & ~RVCTR_BIT(63);
+	if (r & 1)
+		e.source |= RVCTR_BIT(63);
+	if (r & 2)
+		e.target |= RVCTR_BIT(63);
+	if (r & 4)
+		e.source = RVCTR_SOURCE_V;	/* from == 0: a trap from a disabled mode */
+	e.source = (e.source & ~RVCTR_SOURCE_V) | ((r & 0x18) ? RVCTR_SOURCE_V : 0);
+	e.data = rnd(s);
+	return e;
+}
+
+/*
+ * The sample path's rvctr_perf_fast() against the reference decode-and-
+ * fill, byte for byte, for every combination of MISP support and of the
+ * options that change a record (KERNEL, NO_FLAGS, NO_CYCLES).
+ */
+static void test_perf_fast(void)
+{
+	const uint64_t opts[] = { PERF_SAMPLE_BRANCH_KERNEL,
+				  PERF_SAMPLE_BRANCH_NO_FLAGS,
+				  PERF_SAMPLE_BRANCH_NO_CYCLES };
+	uint64_t seed = 0x9e3779b97f4a7c15ULL;
+	unsigned int combo, i, k, bad = 0, ok = 0, hidden = 0, end = 0;
+
+	for (combo = 0; combo < 16; combo++) {
+		uint64_t bst = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
+		int has_misp = combo & 8;
+		struct rvctr_perf_tmpl t;
+
+		for (k = 0; k < 3; k++)
+			if (combo & (1u << k))
+				bst |= opts[k];
+		memset(&t, 0, sizeof(t));
+		rvctr_perf_tmpl_init(&t, has_misp, bst);
+		if (t.key != rvctr_perf_tmpl_key(has_misp, bst))
+			bad++;
+		for (i = 0; i < 20000; i++) {
+			struct rvctr_raw_entry e = rnd_entry(&seed);
+			struct perf_branch_entry ref, fast;
+			int r1, r2;
+
+			memset(&ref, 0x5a, sizeof(ref));
+			memset(&fast, 0x5a, sizeof(fast));
+			r1 = rvctr_perf_entry_ref(&e, has_misp, bst, &ref);
+			r2 = rvctr_perf_fast(&t, e.source, e.target, e.data, &fast);
+			if (r1 != r2 || memcmp(&ref, &fast, sizeof(ref))) {
+				if (bad++ < 3)
+					printf("# mismatch: bst %#llx misp %d src %#llx tgt %#llx data %#llx: %d/%d\n",
+					       (unsigned long long)bst, has_misp,
+					       (unsigned long long)e.source,
+					       (unsigned long long)e.target,
+					       (unsigned long long)e.data, r1, r2);
+				continue;
+			}
+			ok += r1 == RVCTR_PERF_OK;
+			hidden += r1 == RVCTR_PERF_HIDDEN;
+			end += r1 == RVCTR_PERF_END;
+		}
+	}
+	T_EQ(bad, 0, "fast path equals the reference on 320000 random records");
+	printf("# %u written, %u hidden, %u end\n", ok, hidden, end);
+	T_OK(ok > 100000 && hidden > 10000 && end > 10000,
+	     "every outcome exercised");
+}
+
+/* The fast path's fields, read back through the bitfields. */
+static void test_perf_fast_fields(void)
+{
+	struct rvctr_perf_tmpl t;
+	struct perf_branch_entry pe;
+
+	rvctr_perf_tmpl_init(&t, 1, PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER |
+			     PERF_SAMPLE_BRANCH_KERNEL);
+	T_EQ(rvctr_perf_fast(&t, 0xffffffff80001000ULL | RVCTR_SOURCE_V,
+			     0xffffffff80002000ULL | RVCTR_TARGET_MISP, cc(2, 10) |
+			     RVCTR_TYPE_RET, &pe), RVCTR_PERF_OK, "kernel return written");
+	T_EQ(pe.from, 0xffffffff80001000ULL, "from");
+	T_EQ(pe.to, 0xffffffff80002000ULL, "to");
+	T_EQ(pe.mispred, 1, "mispred");
+	T_EQ(pe.predicted, 0, "not predicted");
+	T_EQ(pe.type, PERF_BR_RET, "type RET");
+	T_EQ(pe.cycles, 8212, "cycles");
+	T_EQ(pe.priv, PERF_BR_PRIV_KERNEL, "kernel priv");
+	T_EQ(pe.reserved, 0, "reserved bits zero");
+	rvctr_perf_tmpl_init(&t, 0, PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER |
+			     PERF_SAMPLE_BRANCH_NO_FLAGS);
+	T_EQ(rvctr_perf_fast(&t, 0x1000 | RVCTR_SOURCE_V, 0xffffffff80002000ULL,
+			     RVCTR_TYPE_EXC, &pe), RVCTR_PERF_HIDDEN,
+	     "user-only event: a record into the kernel is hidden");
+	T_EQ(rvctr_perf_fast(&t, 0x1000 | RVCTR_SOURCE_V, 0x2000, RVCTR_TYPE_DIRCALL, &pe),
+	     RVCTR_PERF_OK, "user call written");
+	T_EQ(pe.type, 0, "NO_FLAGS: no type");
+	T_EQ(pe.priv, PERF_BR_PRIV_USER, "user priv");
+	T_EQ(rvctr_perf_fast(&t, 0x1000, 0x2000, 0, &pe), RVCTR_PERF_END, "V = 0 ends");
+}
+
 int main(void)
 {
 	test_layout();
@@ -117,5 +230,7 @@ int main(void)
 	test_cycles();
 	test_types();
 	test_decode();
+	test_perf_fast();
+	test_perf_fast_fields();
 	return tests_done();
 }

@@ -73,4 +73,10 @@ for run in $(seq "$runs"); do
 	one callstack "$run" -e cycles:u -c "$period" --call-graph lbr
 	ctxsw ctxsw-brstack "$run" -b -e cycles:u -c 1000000
 done
+# The driver's own copy loop, counted in the kernel (debugfs, exact
+# under -icount), on the bench hart.
+if [ "$flavor" != stock ]; then
+	$pin cat /sys/kernel/debug/rvctr/ctr_read_cost >/out/read-cost-$flavor.txt ||
+		echo "# ctr_read_cost failed"
+fi
 echo "# wrote $(wc -l <"$tsv") rows to $tsv"
