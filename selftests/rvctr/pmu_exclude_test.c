@@ -71,7 +71,9 @@ TEST(exclude_user_and_kernel_counts_nothing)
 
 /*
  * M-mode (the firmware) is never counted, so exclude_hv is honoured by
- * construction: with and without it the user count is the same.
+ * construction: with and without it the user count is the same, within
+ * the run-to-run wobble of the measuring ioctls' user-mode tail (seen up
+ * to 24 instructions; see exclude_guest_keeps_host_counts).
  */
 TEST(exclude_hv_is_accepted)
 {
@@ -81,13 +83,14 @@ TEST(exclude_hv_is_accepted)
 	ASSERT_LT(0, a);
 	ASSERT_LT(0, b);
 	if (pmu_icount())
-		EXPECT_EQ(a, b);
+		EXPECT_GE(32, llabs(a - b)) TH_LOG("%lld vs %lld", (long long)a,
+						   (long long)b);
 }
 
 /*
  * No guest runs here: excluding guests changes nothing.  "The same"
  * allows a few instructions: the user-mode tail of the measuring ioctls
- * varies by up to ~10 instructions from run to run.
+ * varies by up to ~24 instructions from run to run (of 2000034).
  */
 TEST(exclude_guest_keeps_host_counts)
 {
@@ -97,7 +100,8 @@ TEST(exclude_guest_keeps_host_counts)
 	ASSERT_LT(0, a);
 	ASSERT_LT(0, b);
 	if (pmu_icount())
-		EXPECT_GE(16, llabs(a - b));
+		EXPECT_GE(32, llabs(a - b)) TH_LOG("%lld vs %lld", (long long)a,
+						   (long long)b);
 }
 
 /*

@@ -14,10 +14,21 @@ fi
 irq_count() { awk '/rvctr/ { print $3 }' /proc/interrupts; }
 # Samples of a loop pinned to cpu1, recorded on cpu1 (all modes: without
 # --icount QEMU times overflows of mode-filtered counters badly).
+# Known issue of the QEMU bench (Documentation/driver.rst): now and then a
+# run loses its overflows part way or entirely, whatever came before.  Up
+# to three runs; the count of the first run with samples, and how many
+# runs it took, are reported.  A hart whose interrupt is gone fails all
+# three.
 cpu1_samples() {
-	perf record -q -o /tmp/hp.data -C 1 -e instructions -c 1000000 -- \
-		taskset -c 1 busybox seq 1 200000 >/dev/null 2>&1
-	perf script -i /tmp/hp.data -F ip 2>/dev/null | wc -l
+	local try n=0
+
+	for try in 1 2 3; do
+		perf record -q -o /tmp/hp.data -C 1 -e instructions -c 1000000 -- \
+			taskset -c 1 busybox seq 1 200000 >/dev/null 2>&1
+		n=$(perf script -i /tmp/hp.data -F ip 2>/dev/null | wc -l)
+		[ "$n" -gt 0 ] && break
+	done
+	echo "$n (run $try)"
 }
 
 # Sampling is only reliable in the --icount pass (delegated counters):
@@ -48,8 +59,8 @@ if [ -n "$sampling" ]; then
 	samples=$(cpu1_samples)
 	after=$(irq_count)
 	diag "cpu1 overflow irqs $before -> $after, $samples samples"
-	check "cpu1 samples before the hotplug" test "$first" -gt 0
-	check "cpu1 samples after coming back" test "$samples" -gt 0
+	check "cpu1 samples before the hotplug" test "${first%% *}" -gt 0
+	check "cpu1 samples after coming back" test "${samples%% *}" -gt 0
 	check "cpu1 takes overflow interrupts again" test "$after" -gt "$before"
 else
 	skip "cpu1 samples after coming back" "sampling checks run in the --icount pass"
