@@ -15,8 +15,8 @@ if [ ! -e $cpu/caps/branches ]; then
 fi
 echo "== cpu PMU: $(cat $cpu/caps/branches)-entry branch stacks; $(ls $cpu/events | wc -l) named events"
 cp ./hot "$out/hot"
-echo "== perf record -b -e cycles:u -c 50000 ./hot 3000"
-perf record -b -e cycles:u -c 50000 -o "$out/perf.data" -- ./hot 3000 2>&1 | tail -3
+echo "== perf record -b -e cycles:u -c 5000 ./hot 3000"
+perf record -b -e cycles:u -c 5000 -o "$out/perf.data" -- ./hot 3000 2>&1 | tail -3
 [ -s "$out/perf.data" ] || exit 1
 echo "== perf report -b --sort symbol_from,symbol_to (hottest edges)"
 perf report -i "$out/perf.data" -b --stdio --sort symbol_from,symbol_to 2>/dev/null |
