@@ -85,7 +85,8 @@ guest-test-icount: all rootfs
 # emulated board, so not part of make check.
 check-slow: all rootfs
 	@rm -rf $(BUILD)/guest-test-slow
-	@RVCTR_VM_TIMEOUT=3600 $(VM)/run --kernel $(KERNEL) --out $(BUILD)/guest-test-slow \
+	@RVCTR_VM_TIMEOUT=3600 $(VM)/run --kernel $(KERNEL) --icount \
+		--cpu-extra smcdeleg=true,ssccfg=true --out $(BUILD)/guest-test-slow \
 		selftests/rvctr/run_tests_slow.sh; \
 	$(SUMMARY) $(BUILD)/guest-test-slow
 

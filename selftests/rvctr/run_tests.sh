@@ -35,8 +35,8 @@ for t in "${tests[@]}"; do
 	echo "# === $name"
 	start=$SECONDS
 	case "$t" in
-	*.sh) (cd "$here" && timeout 600 bash "$t") >"$out/$name.tap" 2>&1 ;;
-	*) (cd /tmp && timeout 600 "$t") >"$out/$name.tap" 2>&1 ;;
+	*.sh) (cd "$here" && timeout "${RVCTR_TEST_TIMEOUT:-600}" bash "$t") >"$out/$name.tap" 2>&1 ;;
+	*) (cd /tmp && timeout "${RVCTR_TEST_TIMEOUT:-600}" "$t") >"$out/$name.tap" 2>&1 ;;
 	esac
 	rc=$?
 	cat "$out/$name.tap"
