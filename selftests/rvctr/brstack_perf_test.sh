@@ -32,8 +32,10 @@ echo "$depth" >$pmu/ctr_depth
 
 # --- debugfs raw snapshot ----------------------------------------------
 if [ -r $snap ]; then
-	head -1 $snap >$tmp/snap.head
+	# One read: the file shows the reading CPU's buffer, and the harts'
+	# depths can differ.
 	cat $snap >$tmp/snap
+	head -1 $tmp/snap >$tmp/snap.head
 	head -3 $tmp/snap | sed 's/^/# /'
 	check "snapshot header: sctrstatus, depth, sctrctl" \
 		grep -Eq '^sctrstatus 0x[0-9a-f]+ depth (16|32|64|128|256) sctrctl 0x[0-9a-f]+$' $tmp/snap.head
