@@ -10,8 +10,9 @@
 set -u
 flavor=${1:?flavor}
 runs=${2:-5}
+# PERIOD (third argument): cycles per sample
 iters=${BENCH_ITERS:-200000}
-period=${BENCH_PERIOD:-100000}
+period=${3:-20000}
 pp=${BENCH_PINGPONG:-2000}
 cpu=${BENCH_CPU:-1}
 pin="taskset -c $cpu"
