@@ -510,7 +510,15 @@ static int parse_sample(struct rvctr_reader *r, struct cursor *c, struct rvctr_s
 
 		if (skip(c, 4))
 			memcpy(&sz, p, 4);
-		skip(c, sz);
+		/*
+		 * perf pads the raw data so that size and data fill whole
+		 * u64s; anything else is corrupt and would leave the fields
+		 * after it (the branch entries, read in place) misaligned.
+		 */
+		if ((4 + (uint64_t)sz) % 8)
+			c->bad = 1;
+		else
+			skip(c, sz);
 	}
 	if (st & PERF_SAMPLE_BRANCH_STACK)
 		take_branches(c, a, s);
