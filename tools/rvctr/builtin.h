@@ -4,6 +4,7 @@
 #define RVCTR_BUILTIN_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
 int cmd_record(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
@@ -13,6 +14,12 @@ int cmd_topdown(int argc, char **argv);
 struct rvctr_topdown;
 /* topdown -- COMMAND: count the events this PMU has while COMMAND runs. */
 int topdown_run(char **argv, struct rvctr_topdown *td, unsigned int level);
+
+/*
+ * Fork COMMAND held before exec until a byte is written to *go (so events
+ * opened on its pid count from exec on).  Returns its pid, or -1.
+ */
+pid_t workload_start(char **argv, int *go);
 
 /* Progress on stderr: only when it is a terminal or --progress asked. */
 struct progress {

@@ -163,31 +163,6 @@ static void add_build_ids(struct recorder *r)
 	}
 }
 
-/* The child waits for a byte on @go before exec, so counting starts at exec. */
-static pid_t start_workload(char **argv, int *go)
-{
-	int fds[2];
-	pid_t pid;
-	char c;
-
-	if (pipe(fds))
-		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		close(fds[1]);
-		if (read(fds[0], &c, 1) != 1)
-			_exit(127);
-		execvp(argv[0], argv);
-		fprintf(stderr, "rvctr: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(fds[0]);
-	*go = fds[1];
-	return pid;
-}
-
 enum rec_event { EV_CYCLES, EV_INSTRUCTIONS, EV_TASK_CLOCK };
 
 static const char * const event_names[] = { "cycles", "instructions", "task-clock" };
@@ -291,7 +266,7 @@ static int record(char **argv, const char *output, struct perf_event_attr *a,
 	pid_t pid;
 
 	libperf_init(libperf_print);
-	pid = start_workload(argv, &go);
+	pid = workload_start(argv, &go);
 	if (pid < 0)
 		return error("fork: %m");
 	if (open_events(&r, a, pid, pages))

@@ -81,28 +81,6 @@ static int event_attr(unsigned int ev, struct perf_event_attr *a)
 	return 0;
 }
 
-static pid_t spawn(char **argv, int *go)
-{
-	int fds[2];
-	pid_t pid;
-	char c;
-
-	if (pipe(fds))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		close(fds[1]);
-		if (read(fds[0], &c, 1) != 1)
-			_exit(127);
-		execvp(argv[0], argv);
-		fprintf(stderr, "rvctr: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(fds[0]);
-	*go = fds[1];
-	return pid;
-}
-
 static unsigned int open_counters(struct counter *c, struct perf_thread_map *threads,
 				  unsigned int *absent)
 {
@@ -156,7 +134,7 @@ int topdown_run(char **argv, struct rvctr_topdown *td, unsigned int level)
 
 	if (!threads)
 		return error("out of memory");
-	pid = spawn(argv, &go);
+	pid = workload_start(argv, &go);
 	if (pid < 0)
 		return error("fork: %m");
 	perf_thread_map__set_pid(threads, 0, pid);
