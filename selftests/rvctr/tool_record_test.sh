@@ -12,7 +12,7 @@ d=$(mktemp -d)
 # stacks (6 KB a sample) keep the sample count in the hundreds, or the
 # guest's tmpfs fills up
 work='i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done'
-period=1000000
+period=4000000
 
 if [ ! -x "$rvctr" ]; then
 	skip "rvctr record" "no $rvctr in the guest image"
@@ -66,6 +66,6 @@ if command -v perf >/dev/null; then
 		"perf script -i '$d/s.data' -F event,ip,addr,weight 2>/dev/null | grep -q 'branch:'"
 fi
 check "convert to AutoFDO text" $rvctr convert -f autofdo -o "$d/a.afdo" "$d/r.data"
-cp "$d/a.afdo" "$d/s.data" "$out/" 2>/dev/null
+cp "$d/a.afdo" "$out/" 2>/dev/null
 rm -rf "$d"
 tap_done
