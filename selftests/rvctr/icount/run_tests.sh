@@ -17,7 +17,7 @@ mkdir -p "$out"
 perf record -q -e instructions:u -c 100000 -o /tmp/warmup.data -- \
 	busybox seq 1 20000 >/dev/null 2>&1
 echo "# warm-up sampling run: $(perf script -i /tmp/warmup.data -F ip 2>/dev/null | wc -l) samples"
-for name in pmu_count_test pmu_period_test pmu_exclude_test pmu_multiplex_test \
+for name in pmu_count_test pmu_period_test pmu_exclude_test pmu_multiplex_test pmu_freq_test.sh \
 	    pmu_hotplug_test.sh; do
 	echo "# === icount: $name"
 	if [ ! -e "$bins/$name" ]; then
