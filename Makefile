@@ -8,6 +8,7 @@
 #   make check    host unit tests + guest tests (and a smoke test of the
 #                 other kernel), one summary line at the end
 #   make bench    benchmarks on the board (instructions, under -icount)
+#   make compare  counts and samples against the stock riscv_pmu_sbi kernel
 #   make stress   trinity fuzzing, reload and hotplug loops, tool fuzzers
 #
 # KERNEL=6.12 (default) or 7.3 picks the bench kernel.  W=1 and C=1 pass
@@ -27,9 +28,9 @@ KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR) \
 	CHECK=$(CURDIR)/tools/testing/sparse-riscv
 
 .PHONY: all setup kernel rootfs module tools selftests unit guest-test \
-	guest-test-icount guest-test-other other-module run-guest-main \
-	run-guest-icount run-guest-other check check-slow demo bench stress \
-	clean help
+	guest-test-icount guest-test-other other-module \
+	run-guest-main run-guest-icount run-guest-other check \
+	check-slow demo bench compare stress clean help
 
 all: module tools selftests
 
@@ -146,6 +147,13 @@ BENCH_RUNS ?= 5
 bench: all rootfs
 	@$(VM)/bench/bench $(BENCH_RUNS)
 
+# perf stat counts and perf record sample counts, this driver (both
+# counter paths) against the stock riscv_pmu_sbi kernel, with a verdict
+# per row (tools/testing/vm/bench/compare).
+COMPARE_RUNS ?= 3
+compare: all rootfs
+	@$(VM)/bench/compare $(COMPARE_RUNS)
+
 # trinity on perf_event_open, reload loops, hotplug; then the tool fuzzers.
 # STRESS_SECONDS=1800 is the full run; CI uses a shorter bound.
 STRESS_SECONDS ?= 1800
@@ -159,4 +167,4 @@ clean:
 	rm -rf $(BUILD)
 
 help:
-	@sed -n '3,15p' Makefile
+	@sed -n '3,16p' Makefile
