@@ -28,8 +28,8 @@ KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR) \
 	CHECK=$(CURDIR)/tools/testing/sparse-riscv
 
 .PHONY: all setup kernel rootfs module tools selftests unit guest-test \
-	guest-test-icount guest-test-other other-module \
-	run-guest-main run-guest-icount run-guest-other check \
+	guest-test-icount guest-test-acpi guest-test-other other-module \
+	run-guest-main run-guest-icount run-guest-acpi run-guest-other check \
 	check-slow demo bench compare stress clean help
 
 all: module tools selftests
@@ -93,6 +93,20 @@ run-guest-icount:
 	else echo "not ok 1 - icount run exited with status $$rc"; fi \
 		>$(BUILD)/guest-test/icount/run.tap; exit $$rc
 
+# The ACPI pass: the board boots through EDK II with ACPI tables and no
+# device tree; the driver must find the extensions in the RHCT
+# (selftests/rvctr/acpi/run_tests.sh; TAP in build/guest-test/acpi).
+guest-test-acpi: all rootfs
+	@$(MAKE) --no-print-directory run-guest-acpi
+
+run-guest-acpi:
+	@rm -rf $(BUILD)/guest-test/acpi; mkdir -p $(BUILD)/guest-test
+	@RVCTR_VM_ACPI=1 $(VM)/run --kernel $(KERNEL) --icount --cpu-extra smcdeleg=true,ssccfg=true \
+		--out $(BUILD)/guest-test/acpi selftests/rvctr/acpi/run_tests.sh; \
+	rc=$$?; if [ $$rc -eq 0 ]; then echo "ok 1 - ACPI run completed"; \
+	else echo "not ok 1 - ACPI run exited with status $$rc"; fi \
+		>$(BUILD)/guest-test/acpi/run.tap; exit $$rc
+
 # perf's own record_lbr.sh and test_brstack.sh: over 10 minutes on the
 # emulated board, so not part of make check.
 check-slow: all rootfs
@@ -129,12 +143,14 @@ run-guest-other:
 		>$(OTHER)/guest-test/run.tap; exit $$rc
 
 # Build everything first (module, tool, selftests, rootfs, the unit tests
-# and fuzzers, the other kernel's module), then run two lanes side by side
+# and fuzzers, the other kernel's module, the EDK II firmware for the ACPI
+# pass), then run two lanes side by side
 # (tools/testing/check): a CI machine has 2 cores and a board keeps about
 # one busy.
 check: setup
 	@rm -rf $(BUILD)/unit.tap $(BUILD)/guest-test $(OTHER)/guest-test $(BUILD)/check
 	@$(MAKE) --no-print-directory all rootfs other-module
+	@$(VM)/edk2 >/dev/null
 	@$(MAKE) -s --no-print-directory -C tools/rvctr check-build
 	@OTHER=$(OTHER) tools/testing/check
 

@@ -15,7 +15,7 @@ check "module is loaded" grep -q '^rvctr ' /proc/modules
 
 dmesg | grep 'rvctr' | tail -5 | sed 's/^/# /'
 check "probe lists the CTR extensions" \
-	bash -c "dmesg | grep -q 'extensions on all harts:.*sscofpmf.*smctr.*ssctr'"
+	bash -c "dmesg | grep -q 'extensions on all harts ([^)]*):.*sscofpmf.*smctr.*ssctr'"
 check "probe reports CTR depths 16..256" \
 	bash -c "dmesg | grep -q 'CTR depths: 16 32 64 128 256\$'"
 

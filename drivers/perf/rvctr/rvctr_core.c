@@ -16,6 +16,7 @@
  */
 #define pr_fmt(fmt) "rvctr: " fmt
 
+#include <linux/acpi.h>
 #include <linux/cpuhotplug.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
@@ -45,7 +46,8 @@ static void rvctr_report(struct device *dev, const struct rvctr_caps *caps)
 		if (rvctr_has(caps, i))
 			len += scnprintf(buf + len, sizeof(buf) - len, " %s",
 					 rvctr_ext_name(i));
-	dev_info(dev, "extensions on all harts:%s\n", len ? buf : " none");
+	dev_info(dev, "extensions on all harts (%s):%s\n",
+		 acpi_disabled ? "device tree" : "ACPI RHCT", len ? buf : " none");
 
 	len = 0;
 	for (i = 0; i <= RVCTR_DEPTH_ENC_MAX; i++)
@@ -539,7 +541,46 @@ static struct platform_driver rvctr_driver = {
 		.suppress_bind_attrs = true,
 	},
 };
-module_platform_driver(rvctr_driver);
+
+/*
+ * A device tree boot binds the driver to the "riscv,pmu" node.  An ACPI
+ * boot has no PMU device to bind to (the SBI PMU is not described in
+ * ACPI), so the module makes one, as riscv_pmu_sbi does, and probe reads
+ * the extensions from the RHCT.  The device is found again by name at
+ * exit, so the module keeps no pointer to it.
+ */
+static int __init rvctr_init(void)
+{
+	struct platform_device *pdev;
+	int ret;
+
+	ret = platform_driver_register(&rvctr_driver);
+	if (ret || acpi_disabled)
+		return ret;
+	pdev = platform_device_register_simple(RVCTR_DRV_NAME, PLATFORM_DEVID_NONE,
+					       NULL, 0);
+	if (IS_ERR(pdev)) {
+		platform_driver_unregister(&rvctr_driver);
+		return PTR_ERR(pdev);
+	}
+	return 0;
+}
+module_init(rvctr_init);
+
+static void __exit rvctr_exit(void)
+{
+	struct device *dev;
+
+	if (!acpi_disabled) {
+		dev = bus_find_device_by_name(&platform_bus_type, NULL, RVCTR_DRV_NAME);
+		if (dev) {
+			platform_device_unregister(to_platform_device(dev));
+			put_device(dev);
+		}
+	}
+	platform_driver_unregister(&rvctr_driver);
+}
+module_exit(rvctr_exit);
 
 MODULE_DESCRIPTION("RISC-V CPU PMU with Control Transfer Records");
 MODULE_LICENSE("GPL");

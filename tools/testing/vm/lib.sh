@@ -97,3 +97,32 @@ apt_private_update() {
 	ls "$d"/state/lists/*_Packages >/dev/null 2>&1 || return 1
 	log "warning: using old package lists for Debian $1"
 }
+
+# EDK II for riscv64 (Debian trixie's qemu-efi-riscv64, an arch-all
+# package fetched through the private apt configuration and unpacked into
+# the cache, never installed on the host).  Prints the directory holding
+# RISCV_VIRT_CODE.fd and RISCV_VIRT_VARS.fd.  Used by run --acpi.
+edk2_firmware() {
+	local d="$RVCTR_CACHE/edk2" deb
+	if [ -f "$d/done" ]; then
+		echo "$d/fw"
+		return 0
+	fi
+	cache_lock edk2
+	if [ ! -f "$d/done" ]; then
+		rm -rf "$d"
+		mkdir -p "$d/dl"
+		apt_private_update trixie || die "cannot read Debian trixie's package lists"
+		(cd "$d/dl" && apt_private trixie apt-get -q download qemu-efi-riscv64) >&2 ||
+			die "cannot download qemu-efi-riscv64 from Debian trixie"
+		deb=$(ls "$d"/dl/qemu-efi-riscv64_*.deb)
+		dpkg-deb -x "$deb" "$d/x"
+		mkdir -p "$d/fw"
+		mv "$d"/x/usr/share/qemu-efi-riscv64/RISCV_VIRT_*.fd "$d/fw/"
+		basename "$deb" >"$d/version"
+		rm -rf "$d/x" "$d/dl"
+		touch "$d/done"
+	fi
+	exec 9>&-
+	echo "$d/fw"
+}
