@@ -101,7 +101,7 @@ guest-test-acpi: all rootfs
 
 run-guest-acpi:
 	@rm -rf $(BUILD)/guest-test/acpi; mkdir -p $(BUILD)/guest-test
-	@RVCTR_VM_ACPI=1 $(VM)/run --kernel $(KERNEL) --icount --cpu-extra smcdeleg=true,ssccfg=true \
+	@RVCTR_VM_ACPI=1 $(VM)/run --kernel $(KERNEL) --cpu-extra smcdeleg=true,ssccfg=true \
 		--out $(BUILD)/guest-test/acpi selftests/rvctr/acpi/run_tests.sh; \
 	rc=$$?; if [ $$rc -eq 0 ]; then echo "ok 1 - ACPI run completed"; \
 	else echo "not ok 1 - ACPI run exited with status $$rc"; fi \
