@@ -60,7 +60,13 @@ TEST(exclude_user_hides_the_user_loop)
 	ASSERT_LT(0, u);
 	ASSERT_LE(0, k);
 	TH_LOG("user-only %lld, kernel-only %lld", (long long)u, (long long)k);
-	EXPECT_GT(u / 20, k);
+	/*
+	 * Under -icount the kernel's share is about 1 in 1000.  Without it
+	 * QEMU counts host time, and kernel work (ticks, page faults) took
+	 * 5.5% of it on a busy host.  A filter that let the loop through
+	 * would give k >= u.
+	 */
+	EXPECT_GT(pmu_icount() ? u / 20 : u / 4, k);
 }
 
 /* Both excluded: nothing at all. */
