@@ -40,17 +40,8 @@ rc=$?
 cat "$out/acpi_boot.tap"
 [ $rc -eq 0 ] || status=1
 
+. "$bins/run_lib.sh"
 for name in module_test.sh pmu_count_test; do
-	echo "# === acpi: $name"
-	case $name in
-	*.sh) (cd "$bins" && timeout 300 bash "./$name") ;;
-	*) (cd /tmp && timeout 300 "$bins/$name") ;;
-	esac >"$out/acpi_$name.tap" 2>&1
-	rc=$?
-	cat "$out/acpi_$name.tap"
-	if [ $rc -ne 0 ] && [ $rc -ne 4 ] && ! grep -q '^not ok' "$out/acpi_$name.tap"; then
-		echo "not ok - $name exited with status $rc" | tee -a "$out/acpi_$name.tap"
-	fi
-	[ $rc -eq 0 ] || [ $rc -eq 4 ] || status=1
+	run_selftest acpi "$name"
 done
 exit $status

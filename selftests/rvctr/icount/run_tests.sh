@@ -17,23 +17,9 @@ mkdir -p "$out"
 perf record -q -e instructions:u -c 100000 -o /tmp/warmup.data -- \
 	busybox seq 1 20000 >/dev/null 2>&1
 echo "# warm-up sampling run: $(perf script -i /tmp/warmup.data -F ip 2>/dev/null | wc -l) samples"
-for name in pmu_count_test pmu_period_test pmu_exclude_test pmu_multiplex_test pmu_freq_test.sh \
-	    pmu_hotplug_test.sh; do
-	echo "# === icount: $name"
-	if [ ! -e "$bins/$name" ]; then
-		echo "not ok 1 $name not built" | tee "$out/icount_$name.tap"
-		status=1
-		continue
-	fi
-	case $name in
-	*.sh) (cd "$bins" && timeout 300 bash "./$name") ;;
-	*) (cd /tmp && timeout 300 "$bins/$name") ;;
-	esac >"$out/icount_$name.tap" 2>&1
-	rc=$?
-	cat "$out/icount_$name.tap"
-	if [ $rc -ne 0 ] && [ $rc -ne 4 ] && ! grep -q '^not ok' "$out/icount_$name.tap"; then
-		echo "not ok - $name exited with status $rc" | tee -a "$out/icount_$name.tap"
-	fi
-	[ $rc -eq 0 ] || [ $rc -eq 4 ] || status=1
+. "$bins/run_lib.sh"
+for name in pmu_count_test pmu_period_test pmu_exclude_test pmu_multiplex_test \
+	    pmu_freq_test.sh pmu_hotplug_test.sh; do
+	run_selftest icount "$name"
 done
 exit $status
