@@ -54,6 +54,7 @@ for run in $(seq "$runs"); do
 	rec "$run" -e instructions:u -c 100000
 	rec "$run" -e cycles:u -c 100000
 	rec "$run" -e cycles -c 100000
-	rec "$run" -e instructions:u -F 20000
+	# Not "-e instructions:u -F 20000": after the runs above it stalls the
+	# board on rvctr's SBI path (the guest's clock stops; open issue).
 done
 echo "# wrote $(wc -l <"$tsv") rows to $tsv"
