@@ -5,6 +5,10 @@
  * shared by the driver (ACPI boot) and the host unit tests, which feed
  * them tables laid out as QEMU's virt machine and the ACPI 6.6 spec do.
  *
+ * Why not the kernel's own parsing: acpi_get_riscv_isa() is not exported
+ * to modules, and Linux 6.12 has no ISA ids for Smctr, Ssctr or Sscsrind,
+ * so riscv_isa_extension_available() cannot answer for them.
+ *
  * RHCT layout (little endian, packed; ACPI 6.6 5.2.37):
  *   0   table header (36 bytes; length at 4)
  *   36  u32 flags, 40 u64 time base frequency,
