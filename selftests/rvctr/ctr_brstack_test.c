@@ -202,7 +202,7 @@ TEST(freeze_newest_leads_to_ip)
 {
 	struct ct_workload w;
 	struct ct_event ev;
-	int i, exact = 0, in_kernel = 0, ret;
+	int i, exact = 0, in_kernel = 0, empty = 0, ret;
 
 	if (!ct_have_ctr())
 		SKIP(return, "no CTR");
@@ -225,7 +225,15 @@ TEST(freeze_newest_leads_to_ip)
 			in_kernel++;
 			continue;
 		}
-		ASSERT_GT(s->nr, 0);
+		/*
+		 * The buffer is cleared when the task is switched in; an
+		 * overflow before its next branch has an empty stack (seen
+		 * without -icount on a busy host).  Counted and bounded below.
+		 */
+		if (!s->nr) {
+			empty++;
+			continue;
+		}
 		/* The longest straight run in the loop is under 32 bytes. */
 		ASSERT_LE(s->br[0].to, s->ip)
 			TH_LOG("sample %d ip %#llx before newest target %#llx", i,
@@ -237,8 +245,10 @@ TEST(freeze_newest_leads_to_ip)
 			       (unsigned long long)s->br[0].to);
 		exact += s->ip == s->br[0].to;
 	}
-	ASSERT_GE(ev.nsamples - in_kernel, 10);
-	TH_LOG("%d samples with a kernel ip skipped", in_kernel);
+	ASSERT_GE(ev.nsamples - in_kernel - empty, 10);
+	ASSERT_LE(empty * 10, ev.nsamples)
+		TH_LOG("%d of %d samples with an empty stack", empty, ev.nsamples);
+	TH_LOG("%d samples with a kernel ip skipped, %d empty", in_kernel, empty);
 	TH_LOG("%d samples, %d with ip == newest target", ev.nsamples, exact);
 	ct_close(&ev);
 }
