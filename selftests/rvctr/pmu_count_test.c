@@ -13,6 +13,7 @@
 #pragma GCC diagnostic ignored "-Wclobbered"
 #include "kselftest_harness.h"
 #include "pmu_test_lib.h"
+#include <sched.h>
 
 #define N1	100000UL
 #define N2	300000UL
@@ -91,6 +92,79 @@ TEST(cycles_match_instructions_under_icount)
 	i = pmu_min_count(fd, N2, REPS) - pmu_min_count(fd, N1, REPS);
 	close(fd);
 	EXPECT_EQ(i, c);
+}
+
+/*
+ * Two different events on one hart, in both orders, so each lands on the
+ * counter the other had: each must still count its own event.  On the
+ * QEMU bench a counter keeps counting the first generic event it was
+ * ever programmed with (Documentation/driver.rst); before the driver put
+ * events back on their old counters, the second order gave
+ * instructions:u the dTLB count and dTLB-load-misses 600081, the loop's
+ * instructions.  The loop touches no data, so its dTLB misses are few;
+ * the instruction count is exact under --icount in the best of REPS runs
+ * (see pmu_min_count()).  Every enable puts the events on counters anew.
+ */
+TEST(each_counter_counts_its_own_event)
+{
+	const uint64_t dtlb = PERF_COUNT_HW_CACHE_DTLB |
+			      PERF_COUNT_HW_CACHE_OP_READ << 8 |
+			      PERF_COUNT_HW_CACHE_RESULT_MISS << 16;
+	uint64_t min_ins, max_tlb;
+	struct perf_event_attr attr;
+	int order, rep, i, fd[2], ins;
+	struct pmu_value v[2];
+	cpu_set_t set;
+
+	/* QEMU keeps its event-to-counter map per hart. */
+	CPU_ZERO(&set);
+	CPU_SET(sched_getcpu() < 0 ? 0 : sched_getcpu(), &set);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+	for (order = 0; order < 2; order++) {
+		ins = order;	/* which fd is instructions:u */
+		for (i = 0; i < 2; i++) {
+			if (i == ins)
+				pmu_attr(&attr, PERF_TYPE_HARDWARE,
+					 PERF_COUNT_HW_INSTRUCTIONS);
+			else
+				pmu_attr(&attr, PERF_TYPE_HW_CACHE, dtlb);
+			attr.exclude_kernel = 1;
+			fd[i] = pmu_open(&attr, 0, -1, -1);
+			if (fd[i] < 0 && i != ins &&
+			    (errno == ENOENT || errno == EOPNOTSUPP))
+				SKIP(return, "no dTLB-load-misses here");
+			ASSERT_LE(0, fd[i]) TH_LOG("event %d: %s", i, strerror(errno));
+		}
+		min_ins = UINT64_MAX;
+		max_tlb = 0;
+		for (rep = 0; rep < REPS; rep++) {
+			for (i = 0; i < 2; i++) {
+				ASSERT_EQ(0, ioctl(fd[i], PERF_EVENT_IOC_RESET, 0));
+				ASSERT_EQ(0, ioctl(fd[i], PERF_EVENT_IOC_ENABLE, 0));
+			}
+			pmu_loop(N2);
+			for (i = 0; i < 2; i++)
+				ASSERT_EQ(0, ioctl(fd[i], PERF_EVENT_IOC_DISABLE, 0));
+			for (i = 0; i < 2; i++) {
+				ASSERT_EQ(0, pmu_read(fd[i], &v[i]));
+				/* Both on counters all the time: no scaling. */
+				ASSERT_EQ(v[i].enabled, v[i].running);
+			}
+			if (v[ins].count < min_ins)
+				min_ins = v[ins].count;
+			if (v[!ins].count > max_tlb)
+				max_tlb = v[!ins].count;
+		}
+		close(fd[0]);
+		close(fd[1]);
+		TH_LOG("order %d: instructions:u %llu (best), dTLB-load-misses:u %llu (most)",
+		       order, (unsigned long long)min_ins,
+		       (unsigned long long)max_tlb);
+		EXPECT_GT(N2 / 10, max_tlb);
+		EXPECT_LE(2 * N2, min_ins);
+		if (pmu_icount())
+			EXPECT_GT(2 * N2 + 1000, min_ins);
+	}
 }
 
 TEST_HARNESS_MAIN

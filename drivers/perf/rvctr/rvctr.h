@@ -73,6 +73,8 @@ struct rvctr_cpu {
 	DECLARE_BITMAP(used, RVCTR_MAX_COUNTERS);
 	/* scountovf bits (CSR offsets) of the hardware counters in use */
 	unsigned long used_hw_csr;
+	/* Event selector each delegated counter holds, 0 if none yet */
+	u64 deleg_sel[RVCTR_HW_COUNTERS];
 	struct rvctr_ctr_cpu ctr;
 };
 
@@ -118,7 +120,7 @@ u64 rvctr_counter_read(struct rvctr_pmu *rp, struct perf_event *event);
 void rvctr_counters_stop_used(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc);
 void rvctr_counters_restart(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 			    unsigned long running, unsigned long reload);
-void rvctr_counters_reset_cpu(struct rvctr_pmu *rp);
+void rvctr_counters_reset_cpu(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc);
 u64 rvctr_counter_width_mask(struct rvctr_pmu *rp, int idx);
 unsigned int rvctr_counter_csr_bit(struct rvctr_pmu *rp, int idx);
 

@@ -378,7 +378,7 @@ static int rvctr_cpu_online(unsigned int cpu, struct hlist_node *node)
 
 	/* siselect users run with interrupts off. */
 	local_irq_save(flags);
-	rvctr_counters_reset_cpu(rp);
+	rvctr_counters_reset_cpu(rp, this_cpu_ptr(rp->cpus));
 	csr_clear(CSR_IP, BIT(RV_IRQ_PMU));
 	local_irq_restore(flags);
 	enable_percpu_irq(rp->irq, IRQ_TYPE_NONE);

@@ -115,13 +115,17 @@ static void rvctr_deleg_write(int idx, u64 value, u64 event)
 	csr_write(RVCTR_CSR_SIREG2, event);
 }
 
-/* Parked: every mode inhibited and OF set, so it never interrupts. */
+/*
+ * Parked: every mode inhibited and OF set, so it never interrupts.  The
+ * selector stays, so that the next allocation (even by a reloaded module)
+ * can see which event the counter last had: rvctr_deleg_alloc().
+ */
 #define RVCTR_PARKED	(RVCTR_HPMEVENT_OF | RVCTR_HPMEVENT_INH_ALL)
 
-static void rvctr_deleg_park(int idx)
+static void rvctr_deleg_park(struct rvctr_cpu *cpuc, int idx)
 {
 	csr_set(RVCTR_CSR_SCOUNTINHIBIT, BIT(idx));
-	rvctr_deleg_write(idx, 0, RVCTR_PARKED);
+	rvctr_deleg_write(idx, 0, cpuc->deleg_sel[idx] | RVCTR_PARKED);
 }
 
 /* The data word of SBI COUNTER_CFG_MATCH for this event. */
@@ -166,17 +170,40 @@ static int rvctr_sbi_alloc(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 	return idx;
 }
 
+/*
+ * Which delegated counter an event goes on.  Any free one would do on
+ * hardware; QEMU 10.0, the bench, needs this one.  It counts the generic
+ * events (cycles, instructions, TLB misses) through a per-hart map from
+ * event to counter, and S-mode cannot take a counter out of that map: a
+ * write through sireg2 keeps MINH, which the firmware sets at boot, and
+ * QEMU reads any value with a bit other than OF set as an event rather
+ * than a reset (its MHPMEVENT_SSCOF_MASK covers OF only).  So the first
+ * counter an event is programmed on counts it on that hart for good, no
+ * other counter does, and a different event later put on that counter
+ * counts the old one (Documentation/driver.rst).  Hence: the counter that
+ * last held the event's selector, else one that never held any, else the
+ * lowest free.  On hardware this only makes the choice stable.
+ */
 static int rvctr_deleg_alloc(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
-			     unsigned long allowed)
+			     struct hw_perf_event *hwc, unsigned long allowed)
 {
 	unsigned long free = allowed & rp->deleg_mask & ~cpuc->used[0];
+	u64 sel = hwc->config & RVCTR_HPMEVENT_SELECTOR;
+	unsigned long same = 0, unused = 0;
 	int idx;
 
 	if (!free)
 		return -ENOENT;
-	idx = __ffs(free);
+	for_each_set_bit(idx, &free, RVCTR_HW_COUNTERS) {
+		if (cpuc->deleg_sel[idx] == sel)
+			same |= BIT(idx);
+		else if (!cpuc->deleg_sel[idx])
+			unused |= BIT(idx);
+	}
+	idx = __ffs(same ? same : unused ? unused : free);
+	cpuc->deleg_sel[idx] = sel;
 	/* Stopped until start(); OF stays set so it cannot interrupt yet. */
-	rvctr_deleg_park(idx);
+	rvctr_deleg_park(cpuc, idx);
 	return idx;
 }
 
@@ -189,7 +216,7 @@ int rvctr_counter_alloc(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 
 	hwc->flags &= ~RVCTR_F_ON_DELEG;
 	if (hwc->flags & RVCTR_F_DELEG) {
-		idx = rvctr_deleg_alloc(rp, cpuc, allowed);
+		idx = rvctr_deleg_alloc(rp, cpuc, hwc, allowed);
 		if (idx >= 0)
 			hwc->flags |= RVCTR_F_ON_DELEG;
 	}
@@ -211,7 +238,7 @@ void rvctr_counter_free(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 	int idx = hwc->idx;
 
 	if (hwc->flags & RVCTR_F_ON_DELEG)
-		rvctr_deleg_park(idx);
+		rvctr_deleg_park(cpuc, idx);
 	else
 		/* RESET releases the counter in the firmware. */
 		rvctr_sbi(SBI_EXT_PMU_COUNTER_STOP, idx, 1,
@@ -313,17 +340,26 @@ void rvctr_counters_restart(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 			  0, 0);
 }
 
-/* On a hart coming online: nothing of ours may be left counting. */
-void rvctr_counters_reset_cpu(struct rvctr_pmu *rp)
+/*
+ * On a hart coming online: nothing of ours may be left counting.  The
+ * delegated counters' selectors are read back first, so that counter
+ * choice carries over a module reload (see rvctr_deleg_alloc()).
+ */
+void rvctr_counters_reset_cpu(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc)
 {
 	unsigned long mask = rp->hw_mask & ~rp->deleg_mask;
 	int idx;
 
+	lockdep_assert_irqs_disabled();
 	if (mask)
 		rvctr_sbi(SBI_EXT_PMU_COUNTER_STOP, 0, mask,
 			  SBI_PMU_STOP_FLAG_RESET, 0);
-	for_each_set_bit(idx, &rp->deleg_mask, RVCTR_HW_COUNTERS)
-		rvctr_deleg_park(idx);
+	for_each_set_bit(idx, &rp->deleg_mask, RVCTR_HW_COUNTERS) {
+		csr_write(RVCTR_CSR_SISELECT, RVCTR_ISELECT_COUNTER0 + idx);
+		cpuc->deleg_sel[idx] = csr_read(RVCTR_CSR_SIREG2) &
+				       RVCTR_HPMEVENT_SELECTOR;
+		rvctr_deleg_park(cpuc, idx);
+	}
 }
 
 /*
