@@ -23,9 +23,17 @@ cd /tmp
 
 row() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$tsv"; }
 
+# Let the previous run's deferred kernel work (freeing perf's buffers and
+# the like, run from softirqs on the same hart) finish first: without
+# this, a kernel-inclusive count right after a perf record run was now
+# and then 20 to 60 million instructions high, on the stock kernel too.
+# Under -icount an idle second costs next to no host time.
+settle() { sync; sleep 1; }
+
 # count RUN EVENT: perf stat's count of EVENT over the workload
 count() {
 	local v
+	settle
 	v=$($pin perf stat -x, -e "$2" -- "$wl" branches "$iters" 2>&1 >/dev/null |
 		awk -F, 'NF > 2 { print $1; exit }')
 	case $v in
@@ -39,6 +47,7 @@ rec() {
 	local run=$1 n
 	shift
 	rm -f rec.data
+	settle
 	if $pin perf record -q -o rec.data "$@" -- "$wl" branches "$iters" \
 		>/dev/null 2>rec.err; then
 		n=$(perf script -i rec.data -G -F ip 2>/dev/null | wc -l)
