@@ -467,7 +467,17 @@ static int rvctr_discover(struct rvctr_pmu *rp)
 	for_each_set_bit(idx, &rp->hw_mask, RVCTR_HW_COUNTERS)
 		width = min_t(unsigned int, width,
 			      fls64(rvctr_counter_width_mask(rp, idx)) - 1);
-	rp->max_period = GENMASK_ULL(width, 0) >> 1;
+	/*
+	 * Half the range, and at most 2^62: QEMU 10.0 arms its overflow
+	 * timer for now + (2^64 - value) ns, and where that passes
+	 * INT64_MAX it keeps the excess in a per-counter field that nothing
+	 * clears but the next timer expiry, which then re-arms instead of
+	 * raising the interrupt.  A counting event at 2^63 - 1 left that on
+	 * its counter, and the next sampling event there lost its whole run
+	 * (0 of 554 samples).  A 2^62 period is still 146 years of cycles
+	 * at 1 GHz.
+	 */
+	rp->max_period = min_t(u64, GENMASK_ULL(width, 0) >> 1, BIT_ULL(62));
 	rvctr_events_probe(rp);
 	rp->vendor = rvctr_vendor_match();
 	if (rp->vendor)
