@@ -7,7 +7,6 @@
  * QEMU counts host ticks but times overflows in instructions, so there
  * is no period to check: SKIP.
  */
-#define _GNU_SOURCE
 #include <poll.h>
 #include <sys/mman.h>
 
@@ -16,7 +15,6 @@
 #pragma GCC diagnostic ignored "-Wclobbered"
 #include "kselftest_harness.h"
 #include "pmu_test_lib.h"
-#include <sched.h>
 
 #define LOOPS		10000000UL	/* 2e7 instructions */
 #define PAGES		64
@@ -42,22 +40,6 @@ static long count_samples(void *base)
 	return n;
 }
 
-/*
- * On the QEMU bench, cycles overflows on hart 0 go missing now and then
- * (whole runs of 0 samples; Documentation/driver.rst, known issues), for
- * the stock driver too.  The period is what is tested here, on the last
- * hart.
- */
-static void pin_last_cpu(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(n > 1 ? n - 1 : 0, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
 static void check_period(struct __test_metadata *_metadata, uint64_t config,
 			 uint64_t period)
 {
@@ -69,7 +51,6 @@ static void check_period(struct __test_metadata *_metadata, uint64_t config,
 
 	if (!pmu_icount())
 		SKIP(return, "QEMU overflows are not in counter units without --icount");
-	pin_last_cpu();
 	pmu_attr(&attr, PERF_TYPE_HARDWARE, config);
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
