@@ -10,13 +10,6 @@ bins=/opt/rvctr/selftests
 export RVCTR_ICOUNT=1
 status=0
 mkdir -p "$out"
-# Known issue (Documentation/driver.rst): with delegated counters, the
-# first sampling run after boot sometimes gets no sample at all.  One
-# throwaway run first, its count shown, so the period tests measure the
-# steady state; the issue stays visible here and open in the tracker.
-perf record -q -e instructions:u -c 100000 -o /tmp/warmup.data -- \
-	busybox seq 1 20000 >/dev/null 2>&1
-echo "# warm-up sampling run: $(perf script -i /tmp/warmup.data -F ip 2>/dev/null | wc -l) samples"
 . "$bins/run_lib.sh"
 for name in pmu_count_test pmu_period_test pmu_exclude_test pmu_multiplex_test \
 	    pmu_freq_test.sh pmu_hotplug_test.sh; do
