@@ -2,9 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Guest half of `make compare` (run by ./compare under -icount shift=0):
 # the same perf stat and perf record commands on one fixed workload, RUNS
-# times each, with perf and the workload pinned to hart 1 (through SBI
-# calls hart 0 loses overflows on this QEMU/OpenSBI pair for the stock
-# driver too: Documentation/driver.rst).  Appends "case<TAB>run<TAB>value"
+# times each, with perf and the workload pinned to hart 1 (the stock
+# driver loses overflows on hart 0 on this QEMU: Documentation/driver.rst).  Appends "case<TAB>run<TAB>value"
 # rows to /out/compare-FLAVOR.tsv; value is a count, a number of samples,
 # or "-" where perf reports the event as not supported or not counted.
 #   compare-guest.sh FLAVOR [RUNS] [freq]
