@@ -181,8 +181,12 @@ static int rvctr_sbi_alloc(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
  * counter an event is programmed on counts it on that hart for good, no
  * other counter does, and a different event later put on that counter
  * counts the old one (Documentation/driver.rst).  Hence: the counter that
- * last held the event's selector, else one that never held any, else the
- * lowest free.  On hardware this only makes the choice stable.
+ * holds the event's selector, else one that never held any, else the
+ * lowest free.  Only one counter per hart holds a selector: a second
+ * event with the same selector at the same time goes elsewhere without
+ * claiming it, so that the next event picks the first counter again, in
+ * this module's life and (from the parked counters' selectors) the next.
+ * On hardware this only makes the choice stable.
  */
 static int rvctr_deleg_alloc(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 			     struct hw_perf_event *hwc, unsigned long allowed)
@@ -190,18 +194,24 @@ static int rvctr_deleg_alloc(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 	unsigned long free = allowed & rp->deleg_mask & ~cpuc->used[0];
 	u64 sel = hwc->config & RVCTR_HPMEVENT_SELECTOR;
 	unsigned long same = 0, unused = 0;
+	bool held = false;
 	int idx;
 
 	if (!free)
 		return -ENOENT;
-	for_each_set_bit(idx, &free, RVCTR_HW_COUNTERS) {
+	for_each_set_bit(idx, &rp->deleg_mask, RVCTR_HW_COUNTERS) {
+		if (cpuc->deleg_sel[idx] == sel)
+			held = true;
+		if (!(free & BIT(idx)))
+			continue;
 		if (cpuc->deleg_sel[idx] == sel)
 			same |= BIT(idx);
 		else if (!cpuc->deleg_sel[idx])
 			unused |= BIT(idx);
 	}
 	idx = __ffs(same ? same : unused ? unused : free);
-	cpuc->deleg_sel[idx] = sel;
+	if (!held)
+		cpuc->deleg_sel[idx] = sel;
 	/* Stopped until start(); OF stays set so it cannot interrupt yet. */
 	rvctr_deleg_park(cpuc, idx);
 	return idx;
@@ -348,7 +358,8 @@ void rvctr_counters_restart(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 void rvctr_counters_reset_cpu(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc)
 {
 	unsigned long mask = rp->hw_mask & ~rp->deleg_mask;
-	int idx;
+	int idx, i;
+	u64 sel;
 
 	lockdep_assert_irqs_disabled();
 	if (mask)
@@ -356,8 +367,12 @@ void rvctr_counters_reset_cpu(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc)
 			  SBI_PMU_STOP_FLAG_RESET, 0);
 	for_each_set_bit(idx, &rp->deleg_mask, RVCTR_HW_COUNTERS) {
 		csr_write(RVCTR_CSR_SISELECT, RVCTR_ISELECT_COUNTER0 + idx);
-		cpuc->deleg_sel[idx] = csr_read(RVCTR_CSR_SIREG2) &
-				       RVCTR_HPMEVENT_SELECTOR;
+		sel = csr_read(RVCTR_CSR_SIREG2) & RVCTR_HPMEVENT_SELECTOR;
+		/* One counter per selector: the lowest keeps it. */
+		for_each_set_bit(i, &rp->deleg_mask, idx)
+			if (cpuc->deleg_sel[i] == sel)
+				sel = 0;
+		cpuc->deleg_sel[idx] = sel;
 		rvctr_deleg_park(cpuc, idx);
 	}
 }
