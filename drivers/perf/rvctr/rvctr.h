@@ -75,6 +75,7 @@ struct rvctr_cpu {
 	unsigned long used_hw_csr;
 	/* Event selector each delegated counter holds, 0 if none yet */
 	u64 deleg_sel[RVCTR_HW_COUNTERS];
+	bool deleg_sel_known;	/* read back once per module load */
 	struct rvctr_ctr_cpu ctr;
 };
 

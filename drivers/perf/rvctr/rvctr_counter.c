@@ -352,8 +352,11 @@ void rvctr_counters_restart(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 
 /*
  * On a hart coming online: nothing of ours may be left counting.  The
- * delegated counters' selectors are read back first, so that counter
- * choice carries over a module reload (see rvctr_deleg_alloc()).
+ * first time after the module loads, the delegated counters' selectors
+ * are read back, so that counter choice carries over a module reload
+ * (see rvctr_deleg_alloc()).  Not after a hotplug: OpenSBI rewrites
+ * every mhpmevent when it starts a hart, QEMU's map survives that, and
+ * the driver's own record is the one that still matches it.
  */
 void rvctr_counters_reset_cpu(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc)
 {
@@ -366,15 +369,18 @@ void rvctr_counters_reset_cpu(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc)
 		rvctr_sbi(SBI_EXT_PMU_COUNTER_STOP, 0, mask,
 			  SBI_PMU_STOP_FLAG_RESET, 0);
 	for_each_set_bit(idx, &rp->deleg_mask, RVCTR_HW_COUNTERS) {
-		csr_write(RVCTR_CSR_SISELECT, RVCTR_ISELECT_COUNTER0 + idx);
-		sel = csr_read(RVCTR_CSR_SIREG2) & RVCTR_HPMEVENT_SELECTOR;
-		/* One counter per selector: the lowest keeps it. */
-		for_each_set_bit(i, &rp->deleg_mask, idx)
-			if (cpuc->deleg_sel[i] == sel)
-				sel = 0;
-		cpuc->deleg_sel[idx] = sel;
+		if (!cpuc->deleg_sel_known) {
+			csr_write(RVCTR_CSR_SISELECT, RVCTR_ISELECT_COUNTER0 + idx);
+			sel = csr_read(RVCTR_CSR_SIREG2) & RVCTR_HPMEVENT_SELECTOR;
+			/* One counter per selector: the lowest keeps it. */
+			for_each_set_bit(i, &rp->deleg_mask, idx)
+				if (cpuc->deleg_sel[i] == sel)
+					sel = 0;
+			cpuc->deleg_sel[idx] = sel;
+		}
 		rvctr_deleg_park(cpuc, idx);
 	}
+	cpuc->deleg_sel_known = true;
 }
 
 /*
