@@ -193,24 +193,22 @@ static int rvctr_deleg_alloc(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 {
 	unsigned long free = allowed & rp->deleg_mask & ~cpuc->used[0];
 	u64 sel = hwc->config & RVCTR_HPMEVENT_SELECTOR;
-	unsigned long same = 0, unused = 0;
-	bool held = false;
-	int idx;
+	unsigned long unused = 0;
+	int idx, holder = -1;
 
 	if (!free)
 		return -ENOENT;
-	for_each_set_bit(idx, &rp->deleg_mask, RVCTR_HW_COUNTERS) {
-		if (cpuc->deleg_sel[idx] == sel)
-			held = true;
-		if (!(free & BIT(idx)))
-			continue;
-		if (cpuc->deleg_sel[idx] == sel)
-			same |= BIT(idx);
-		else if (!cpuc->deleg_sel[idx])
+	for_each_set_bit(idx, &free, RVCTR_HW_COUNTERS)
+		if (!cpuc->deleg_sel[idx])
 			unused |= BIT(idx);
-	}
-	idx = __ffs(same ? same : unused ? unused : free);
-	if (!held)
+	for_each_set_bit(idx, &rp->deleg_mask, RVCTR_HW_COUNTERS)
+		if (sel && cpuc->deleg_sel[idx] == sel)
+			holder = idx;
+	if (holder >= 0 && (free & BIT(holder)))
+		idx = holder;
+	else
+		idx = __ffs(unused ? unused : free);
+	if (holder < 0 && sel)
 		cpuc->deleg_sel[idx] = sel;
 	/* Stopped until start(); OF stays set so it cannot interrupt yet. */
 	rvctr_deleg_park(cpuc, idx);
