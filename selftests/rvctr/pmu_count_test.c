@@ -13,7 +13,6 @@
 #pragma GCC diagnostic ignored "-Wclobbered"
 #include "kselftest_harness.h"
 #include "pmu_test_lib.h"
-#include <sched.h>
 
 #define N1	100000UL
 #define N2	300000UL
@@ -114,12 +113,8 @@ TEST(each_counter_counts_its_own_event)
 	struct perf_event_attr attr;
 	int order, rep, i, fd[2], ins;
 	struct pmu_value v[2];
-	cpu_set_t set;
 
-	/* QEMU keeps its event-to-counter map per hart. */
-	CPU_ZERO(&set);
-	CPU_SET(sched_getcpu() < 0 ? 0 : sched_getcpu(), &set);
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+	ASSERT_EQ(0, pmu_pin_here());
 	for (order = 0; order < 2; order++) {
 		ins = order;	/* which fd is instructions:u */
 		for (i = 0; i < 2; i++) {

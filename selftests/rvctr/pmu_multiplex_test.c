@@ -18,7 +18,6 @@
 #pragma GCC diagnostic ignored "-Wclobbered"
 #include "kselftest_harness.h"
 #include "pmu_test_lib.h"
-#include <sched.h>
 
 #define LOOPS		30000000UL
 #define GROUPS		3
@@ -38,22 +37,6 @@ static int open_user(uint32_t type, uint64_t config, int group)
 	return pmu_open(&attr, 0, -1, group);
 }
 
-/*
- * Stay on one hart: rotation is per CPU, and on the QEMU bench a task
- * that migrated while its groups rotated once gave shares of 34/59/20%
- * with counts that did not follow them (1 run of about 10 under a busy
- * host); pinned, the test is about rotation and scaling only.
- */
-static void pin_here(void)
-{
-	cpu_set_t set;
-	int cpu = sched_getcpu();
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu < 0 ? 0 : cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
 TEST(groups_rotate_and_scale)
 {
 	int leader[GROUPS], fds[GROUPS * (FILLERS + 1)], nfd = 0, g, i;
@@ -61,7 +44,14 @@ TEST(groups_rotate_and_scale)
 	int64_t alone;
 	double scaled, err, share = 0;
 
-	pin_here();
+	/*
+	 * Stay on one hart: rotation is per CPU, and on the QEMU bench a
+	 * task that migrated while its groups rotated once gave shares of
+	 * 34/59/20% with counts that did not follow them (1 run of about 10
+	 * under a busy host); pinned, the test is about rotation and
+	 * scaling only.
+	 */
+	ASSERT_EQ(0, pmu_pin_here());
 
 	leader[0] = open_user(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, -1);
 	ASSERT_LE(0, leader[0]);

@@ -7,6 +7,7 @@
  * QEMU counts host ticks but times overflows in instructions, so there
  * is no period to check: SKIP.
  */
+#define _GNU_SOURCE	/* pmu_test_lib.h pins with sched_setaffinity() */
 #include <poll.h>
 #include <sys/mman.h>
 

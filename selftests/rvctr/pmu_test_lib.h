@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sched.h>
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -87,6 +88,20 @@ static inline int64_t pmu_min_count(int fd, unsigned long n, int reps)
 			best = c;
 	}
 	return best;
+}
+
+/*
+ * Stay on the hart the test runs on: QEMU keeps its event-to-counter map
+ * per hart, and perf rotates groups per CPU.  0 or -1 (errno).
+ */
+static inline int pmu_pin_here(void)
+{
+	int cpu = sched_getcpu();
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu < 0 ? 0 : cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
 }
 
 /* The runner's --icount pass sets RVCTR_ICOUNT=1 (selftests/rvctr/icount). */
