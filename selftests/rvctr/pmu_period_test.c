@@ -10,6 +10,7 @@
 #define _GNU_SOURCE	/* pmu_test_lib.h pins with sched_setaffinity() */
 #include <poll.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #pragma GCC diagnostic ignored "-Wsign-compare"
@@ -90,6 +91,72 @@ TEST(instructions_period_1000003)
 TEST(cycles_period_100000)
 {
 	check_period(_metadata, PERF_COUNT_HW_CPU_CYCLES, 100000);
+}
+
+/*
+ * A user-only sampling counter that is at every value of the last few
+ * hundred before its overflow when the task enters the kernel: trial
+ * (n, odd) runs 2n + odd user instructions between the enabling ioctl
+ * and a getppid(), so over the sweep the syscall lands on each counter
+ * value near the overflow, all-ones included, and some trials overflow
+ * in user mode first.  Under --icount every trial's count is c + 2n + odd
+ * for one constant c, the user-mode instructions of the ioctls and
+ * getppid() (a timer tick that lands in a trial moves a few instructions
+ * between modes in QEMU's accounting, so 2 trials may be off); without
+ * it QEMU counts host time and only the sweep's completion is checked.
+ * The --icount pass runs on a one-hart board: with a second hart busy,
+ * this sweep stopped the board for good at the all-ones trial, and each
+ * hart's instret also counted the other hart's instructions
+ * (Documentation/bench.rst, "One hart under -icount").
+ */
+#define SWEEP_PERIOD	1000
+#define SWEEP_FIRST	250
+#define SWEEP_SPAN	270
+
+TEST(kernel_entry_at_every_counter_value)
+{
+	struct perf_event_attr attr;
+	int n, odd, fd, off = 0;
+	struct pmu_value v;
+	int64_t c = -1, d;
+
+	ASSERT_EQ(0, pmu_pin_here());
+	pmu_attr(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.sample_period = SWEEP_PERIOD;
+	for (n = SWEEP_FIRST; n < SWEEP_FIRST + SWEEP_SPAN; n++) {
+		for (odd = 0; odd < 2; odd++) {
+			fd = pmu_open(&attr, 0, -1, -1);
+			ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
+			ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+			pmu_loop(n);
+			if (odd)
+				asm volatile("nop");
+			syscall(__NR_getppid);
+			ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+			ASSERT_EQ(0, pmu_read(fd, &v));
+			close(fd);
+			if (!pmu_icount())
+				continue;
+			ASSERT_LE(2 * n + odd, v.count);
+			d = v.count - (2 * n + odd);
+			if (c < 0)
+				c = d;
+			if (d != c) {
+				off++;
+				TH_LOG("n %d%s: count %llu, %lld off", n,
+				       odd ? " + 1" : "",
+				       (unsigned long long)v.count,
+				       (long long)(d - c));
+			}
+		}
+	}
+	if (!pmu_icount())
+		return;
+	TH_LOG("user instructions around the loop: %lld; %d of %d trials off",
+	       (long long)c, off, 2 * SWEEP_SPAN);
+	EXPECT_GE(2, off);
 }
 
 TEST_HARNESS_MAIN
