@@ -7,8 +7,10 @@
 # rows to /out/compare-FLAVOR.tsv; value is a count, a number of samples,
 # or "-" where perf reports the event as not supported or not counted.
 #   compare-guest.sh FLAVOR [RUNS] [freq]
-# "freq" adds perf record -F, left out by default: it stalls the board on
-# rvctr's SBI path (Documentation/driver.rst, known issues).
+# "freq" adds perf record -F, left out by default: its first period of 1
+# can stop a two-hart -icount board, on either driver (QEMU's -icount
+# round-robin, Documentation/driver.rst, "Explained: under -icount on
+# two harts").
 set -u
 flavor=${1:?flavor}
 runs=${2:-3}
