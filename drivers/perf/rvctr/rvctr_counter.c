@@ -198,16 +198,16 @@ static int rvctr_deleg_alloc(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 
 	if (!free)
 		return -ENOENT;
-	for_each_set_bit(idx, &free, RVCTR_HW_COUNTERS)
+	for_each_set_bit(idx, &rp->deleg_mask, RVCTR_HW_COUNTERS) {
 		if (!cpuc->deleg_sel[idx])
 			unused |= BIT(idx);
-	for_each_set_bit(idx, &rp->deleg_mask, RVCTR_HW_COUNTERS)
-		if (sel && cpuc->deleg_sel[idx] == sel)
+		else if (cpuc->deleg_sel[idx] == sel)
 			holder = idx;
+	}
 	if (holder >= 0 && (free & BIT(holder)))
 		idx = holder;
 	else
-		idx = __ffs(unused ? unused : free);
+		idx = __ffs(free & unused ? free & unused : free);
 	if (holder < 0 && sel)
 		cpuc->deleg_sel[idx] = sel;
 	/* Stopped until start(); OF stays set so it cannot interrupt yet. */
