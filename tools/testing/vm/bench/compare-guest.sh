@@ -3,9 +3,10 @@
 # Guest half of `make compare` (run by ./compare under -icount shift=0):
 # the same perf stat and perf record commands on one fixed workload, RUNS
 # times each, with perf and the workload pinned to hart 1 (the stock
-# driver loses overflows on hart 0 on this QEMU: Documentation/driver.rst).  Appends "case<TAB>run<TAB>value"
-# rows to /out/compare-FLAVOR.tsv; value is a count, a number of samples,
-# or "-" where perf reports the event as not supported or not counted.
+# driver loses overflows on hart 0 on this QEMU: Documentation/driver.rst).
+# Appends "case<TAB>run<TAB>value" rows to /out/compare-FLAVOR.tsv; value
+# is a count, a number of samples, or "-" where perf reports the event as
+# not supported or not counted.
 #   compare-guest.sh FLAVOR [RUNS] [freq]
 # "freq" adds perf record -F, left out by default: its first period of 1
 # can stop a two-hart -icount board, on either driver (QEMU's -icount
