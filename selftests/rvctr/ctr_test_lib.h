@@ -329,6 +329,21 @@ static inline void ct_workload_init(struct ct_workload *w)
 	w->hi = w->x[X_BACK].from + 4;
 }
 
+/*
+ * The source of the first of the workload's taken transfers at or after
+ * @addr: the end of the straight run that starts there.  ~0 if none.
+ */
+static inline uint64_t ct_next_source(const struct ct_workload *w, uint64_t addr)
+{
+	uint64_t best = ~0ULL;
+	int i;
+
+	for (i = 0; i < X_NR; i++)
+		if (w->x[i].from >= addr && w->x[i].from < best)
+			best = w->x[i].from;
+	return best;
+}
+
 static inline int ct_same(const struct perf_branch_entry *e,
 			  const struct ct_xfer *x)
 {
