@@ -85,6 +85,19 @@ b=
 # guest has 1 GiB and /tmp is RAM): a long period, and no build-id pass.
 perf record -q $b -a -B -e cycles -c 5000000 -o /tmp/hp.data -- sleep "$t" &
 rec=$!
+# perf opens one cycles event per online CPU, and each holds a reference
+# on the module.  Offlining cpu1 before perf has opened its event there
+# makes that open fail, and perf then falls back to cpu-clock, which has
+# no branch stacks: start the flips only once every event is open.
+ncpu=$(grep -c '^processor' /proc/cpuinfo)
+opened=
+for try in $(seq 600); do
+	[ "$(cat /sys/module/rvctr/refcnt 2>/dev/null || echo 0)" -ge "$ncpu" ] &&
+		{ opened=1; break; }
+	kill -0 $rec 2>/dev/null || break
+	sleep 0.1
+done
+[ -n "$opened" ] || { echo "perf record -a never opened its $ncpu cycles events"; fail=1; }
 # Under emulation a hart can still be "stop pending" in SBI HSM right after
 # offline (the kernel then says "CPU1 may not have stopped"), and onlining
 # it at once fails: give it time and retry, and fail only if it never
@@ -103,5 +116,9 @@ done
 wait $rec || { echo "perf record across hotplug failed"; fail=1; }
 echo "cpu1 offlined and onlined $flips times"
 [ $flips -gt 0 ] || fail=1
+# The recording is of the cpu PMU's cycles, not a software fallback.
+ev=$(perf evlist -i /tmp/hp.data 2>/dev/null | head -1)
+echo "perf record across hotplug recorded: ${ev:-nothing}"
+[ "$ev" = cycles ] || { echo "expected cycles on the cpu PMU"; fail=1; }
 perf report -i /tmp/hp.data --stats 2>/dev/null | grep -i 'sample' | head -2
 exit $fail
