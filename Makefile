@@ -29,7 +29,8 @@ KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR) \
 
 .PHONY: all setup kernel rootfs module tools selftests unit guest-test \
 	guest-test-icount guest-test-acpi guest-test-other other-module \
-	run-guest-main run-guest-icount run-guest-acpi run-guest-other check \
+	guest-test-sample run-guest-main run-guest-sample run-guest-icount \
+	run-guest-icount1 run-guest-icount2 run-guest-acpi run-guest-other check \
 	check-slow demo bench compare stress clean help
 
 all: module tools selftests
@@ -60,65 +61,89 @@ unit: setup
 	@$(MAKE) -s -C tools/rvctr check | tee $(BUILD)/unit.tap
 
 # Guest tests on the emulated board; TAP files land in build/guest-test.
-# Counters are delegated (Smcdeleg/Ssccfg), as the driver prefers: through
-# SBI ecalls, OpenSBI 1.5.1 on QEMU 10 loses overflows on hart 0 now and
-# then, for the stock driver as for ours (Documentation/driver.rst), which
-# would make every sampling test flaky.  The SBI path is tested for
-# counting in the other kernel's pass below.  The run-* targets only run
-# (make check builds everything first, then runs them side by side); the
-# guest-test* targets build, then run.
+# Counters are delegated (Smcdeleg/Ssccfg), as the driver prefers; the
+# SBI-call path is tested in the other kernel's pass below.  The run-*
+# targets only run (make check builds everything first, then runs them
+# side by side); the guest-test* targets build, then run.
+#
+# Without -icount QEMU derives instret and cycle from host time, and
+# interrupts land where TCG spends host time (translating start-up code,
+# say), so how many samples a run gets, and where, depends on the host's
+# speed and load.  Every test that counts or places samples therefore
+# runs on an -icount board, where counters and overflows follow retired
+# instructions.  Those boards have one hart: on two, QEMU 10.0.2's
+# -icount round-robin can starve the second hart for good when a
+# mode-filtered sampling counter sits at all-ones (Documentation/bench.rst).
+#   SAMPLE_TESTS  branch stacks and sampling, on an -icount board
+#   ICOUNT_TESTS  exact counts and periods, on an -icount board (RVCTR_ICOUNT=1)
+#   MAIN_TESTS    two harts without -icount: what holds for any host
+#                 speed (probe, module life cycle, hotplug, counts > 0,
+#                 perf's counting tests)
+# pmu_hotplug_test also runs on a two-hart -icount board of its own, where
+# it samples (all modes, which keeps it clear of the starvation).
+# selftests/rvctr/check-passes fails make check if a test is in no pass.
+SAMPLE_TESTS := ctr_brstack_test ctr_callstack_test ctr_isolation_test \
+	ctr_bpf_test brstack_perf_test tool_record_test
+ICOUNT_TESTS := pmu_count_test pmu_period_test pmu_exclude_test \
+	pmu_multiplex_test pmu_freq_test
+MAIN_TESTS := board_test module_test pmu_module_test pmu_hotplug_test \
+	pmu_perf_test
+export SAMPLE_TESTS ICOUNT_TESTS MAIN_TESTS
+
 guest-test: all rootfs
 	@rm -rf $(BUILD)/guest-test
-	@$(MAKE) --no-print-directory run-guest-main; rc=$$?; \
-	$(MAKE) --no-print-directory run-guest-icount || rc=1; exit $$rc
+	@rc=0; for t in run-guest-sample run-guest-main run-guest-icount; do \
+		$(MAKE) --no-print-directory $$t || rc=1; done; exit $$rc
+
+# RUN_PASS,NAME,TITLE,RUNNER ARGS: one board, its status as a TAP line in
+# build/guest-test/NAME/run.tap.
+define RUN_PASS
+	@rm -rf $(BUILD)/guest-test/$(1); mkdir -p $(BUILD)/guest-test/$(1)
+	@t0=$$(date +%s); \
+	$(3) --out $(BUILD)/guest-test/$(1) $(4); rc=$$?; \
+	echo "# pass $(1): $$(($$(date +%s) - t0)) s, status $$rc"; \
+	if [ $$rc -eq 0 ]; then echo "ok 1 - $(2) completed"; \
+	else echo "not ok 1 - $(2) exited with status $$rc"; fi \
+		>$(BUILD)/guest-test/$(1)/run.tap; exit $$rc
+endef
+
+MAIN_RUN = $(VM)/run --kernel $(KERNEL) --cpu-extra smcdeleg=true,ssccfg=true
+ICOUNT_RUN = $(VM)/run --kernel $(KERNEL) --icount --cpu-extra smcdeleg=true,ssccfg=true
 
 run-guest-main:
-	@mkdir -p $(BUILD)/guest-test
-	@$(VM)/run --kernel $(KERNEL) --cpu-extra smcdeleg=true,ssccfg=true \
-		--out $(BUILD)/guest-test/main selftests/rvctr/run_tests.sh; rc=$$?; \
-	if [ $$rc -eq 0 ]; then echo "ok 1 - guest run completed"; \
-	else echo "not ok 1 - guest run exited with status $$rc"; fi \
-		>$(BUILD)/guest-test/main/run.tap; exit $$rc
+	$(call RUN_PASS,main,guest run,$(MAIN_RUN),selftests/rvctr/run_tests.sh $(MAIN_TESTS))
 
-# The exact-count pass: -icount shift=0, counters delegated to S-mode
-# (selftests/rvctr/icount/run_tests.sh; TAP in build/guest-test/icount).
-# One hart: on two, QEMU 10.0.2's -icount round-robin can starve the
-# second hart for good when a mode-filtered sampling counter sits at
-# all-ones (Documentation/bench.rst).  The hotplug test needs cpu1: it
-# gets a two-hart board of its own, and samples all modes, which keeps
-# it clear of that.
+# The sampling pass: TAP in build/guest-test/sample.
+guest-test-sample: all rootfs
+	@$(MAKE) --no-print-directory run-guest-sample
+
+run-guest-sample:
+	$(call RUN_PASS,sample,sampling run,$(ICOUNT_RUN) --smp 1,selftests/rvctr/icount/run_tests.sh $(SAMPLE_TESTS))
+
+# The exact-count pass (selftests/rvctr/icount/run_tests.sh; TAP in
+# build/guest-test/icount and, for the hotplug test, icount-smp2).
 guest-test-icount: all rootfs
 	@$(MAKE) --no-print-directory run-guest-icount
 
-ICOUNT_RUN = $(VM)/run --kernel $(KERNEL) --icount --cpu-extra smcdeleg=true,ssccfg=true
 run-guest-icount:
-	@rm -rf $(BUILD)/guest-test/icount $(BUILD)/guest-test/icount-smp2
-	@mkdir -p $(BUILD)/guest-test/icount $(BUILD)/guest-test/icount-smp2
-	@$(ICOUNT_RUN) --smp 1 --out $(BUILD)/guest-test/icount \
-		selftests/rvctr/icount/run_tests.sh; \
-	rc=$$?; if [ $$rc -eq 0 ]; then echo "ok 1 - icount run completed"; \
-	else echo "not ok 1 - icount run exited with status $$rc"; fi \
-		>$(BUILD)/guest-test/icount/run.tap; \
-	$(ICOUNT_RUN) --smp 2 --out $(BUILD)/guest-test/icount-smp2 \
-		selftests/rvctr/icount/run_tests.sh pmu_hotplug_test.sh; \
-	rc2=$$?; if [ $$rc2 -eq 0 ]; then echo "ok 1 - two-hart icount run completed"; \
-	else echo "not ok 1 - two-hart icount run exited with status $$rc2"; fi \
-		>$(BUILD)/guest-test/icount-smp2/run.tap; \
-	[ $$rc -eq 0 ] && [ $$rc2 -eq 0 ]
+	@$(MAKE) --no-print-directory run-guest-icount1; rc=$$?; \
+	$(MAKE) --no-print-directory run-guest-icount2 || rc=1; exit $$rc
+
+run-guest-icount1:
+	$(call RUN_PASS,icount,icount run,$(ICOUNT_RUN) --smp 1,selftests/rvctr/icount/run_tests.sh $(ICOUNT_TESTS))
+
+run-guest-icount2:
+	$(call RUN_PASS,icount-smp2,two-hart icount run,$(ICOUNT_RUN) --smp 2,selftests/rvctr/icount/run_tests.sh pmu_hotplug_test)
 
 # The ACPI pass: the board boots through EDK II with ACPI tables and no
 # device tree; the driver must find the extensions in the RHCT
-# (selftests/rvctr/acpi/run_tests.sh; TAP in build/guest-test/acpi).
+# (selftests/rvctr/acpi/run_tests.sh; TAP in build/guest-test/acpi).  It
+# samples, so its board runs under -icount with one hart.
 guest-test-acpi: all rootfs
 	@$(MAKE) --no-print-directory run-guest-acpi
 
 run-guest-acpi:
-	@rm -rf $(BUILD)/guest-test/acpi; mkdir -p $(BUILD)/guest-test
-	@RVCTR_VM_ACPI=1 $(VM)/run --kernel $(KERNEL) --cpu-extra smcdeleg=true,ssccfg=true \
-		--out $(BUILD)/guest-test/acpi selftests/rvctr/acpi/run_tests.sh; \
-	rc=$$?; if [ $$rc -eq 0 ]; then echo "ok 1 - ACPI run completed"; \
-	else echo "not ok 1 - ACPI run exited with status $$rc"; fi \
-		>$(BUILD)/guest-test/acpi/run.tap; exit $$rc
+	$(call RUN_PASS,acpi,ACPI run,RVCTR_VM_ACPI=1 $(ICOUNT_RUN) --smp 1,selftests/rvctr/acpi/run_tests.sh)
 
 # perf's own record_lbr.sh and test_brstack.sh: over 10 minutes on the
 # emulated board, so not part of make check.
@@ -130,10 +155,10 @@ check-slow: all rootfs
 	$(SUMMARY) $(BUILD)/guest-test-slow
 
 # The other kernel: the module builds for it (in a copy of the sources, so
-# the two builds' objects do not mix) and the board boots it and passes
-# the board, module and counting tests, on the SBI-call counter path
-# (perf's own counting tests run in the main pass; here they would add a
-# minute to make check).
+# the two builds' objects do not mix) and an -icount board boots it and
+# passes the board, module and exact counting tests, on the SBI-call
+# counter path (perf's own counting tests run in the main pass; here they
+# would add a minute to make check).
 OTHER_KERNEL := $(if $(filter 7.3,$(KERNEL)),6.12,7.3)
 OTHER := $(BUILD)/kernel-$(OTHER_KERNEL)
 other-module: setup
@@ -148,8 +173,8 @@ guest-test-other: other-module rootfs selftests
 run-guest-other:
 	@rm -rf $(OTHER)/guest-test; mkdir -p $(OTHER)/guest-test
 	@RVCTR_VM_MODULE=$(OTHER)/drivers/perf/rvctr/rvctr.ko $(VM)/run \
-		--kernel $(OTHER_KERNEL) --out $(OTHER)/guest-test \
-		selftests/rvctr/run_tests.sh board_test module_test pmu_count_test; \
+		--kernel $(OTHER_KERNEL) --icount --smp 1 --out $(OTHER)/guest-test \
+		selftests/rvctr/icount/run_tests.sh board_test module_test pmu_count_test; \
 	rc=$$?; \
 	if [ $$rc -eq 0 ]; then echo "ok 1 - Linux $(OTHER_KERNEL) boots and passes the smoke tests"; \
 	else echo "not ok 1 - Linux $(OTHER_KERNEL) run exited with status $$rc"; fi \

@@ -77,13 +77,20 @@ perf record -o $tmp/c.data --call-graph lbr -e instructions:u -c 10007 -- \
 	$bins/ctr_workload chain 3000000 >/dev/null 2>&1
 perf script -i $tmp/c.data -F ip,sym 2>/dev/null >$tmp/c.txt
 [ -d /out ] && cp $tmp/c.txt /out/callgraph-lbr.txt
-# Samples in wl_c, and how many of them show wl_c <- wl_b <- wl_a <- main.
+# All samples, those in wl_c, and how many of those show wl_c <- wl_b <-
+# wl_a <- main.  wl_c retires about 15 million of the run's instructions
+# and start-up about 0.2 million, so nine samples in ten or more land
+# there.  That holds where samples follow retired instructions: this
+# test runs on an -icount board (without it they follow host time, and a
+# run once had 4 of 300 in wl_c, the rest where TCG translated start-up
+# code).
 awk '
-	/^$/ { if (n && s[0] == "wl_c") { inc++; if (n >= 4 && s[1] == "wl_b" && s[2] == "wl_a" && s[3] == "main") good++ } n = 0; next }
+	/^$/ { if (n) { all++; if (s[0] == "wl_c") { inc++; if (n >= 4 && s[1] == "wl_b" && s[2] == "wl_a" && s[3] == "main") good++ } } n = 0; next }
 	{ s[n++] = $NF }
-	END { print inc + 0, good + 0 }' $tmp/c.txt >$tmp/c.good
-read -r inc good <$tmp/c.good
-check "--call-graph lbr: $inc samples in wl_c" test "$inc" -gt 5
+	END { print all + 0, inc + 0, good + 0 }' $tmp/c.txt >$tmp/c.good
+read -r all inc good <$tmp/c.good
+check "--call-graph lbr: $inc of $all samples in wl_c, at least 9 in 10" \
+	test "$inc" -gt 100 -a $((inc * 10)) -ge $((all * 9))
 check "--call-graph lbr: all of them show wl_c <- wl_b <- wl_a <- main ($good)" \
 	test "$good" -eq "$inc"
 

@@ -8,7 +8,9 @@
 run_selftest() {
 	local pass=$1 name=$2 tap rc
 
-	tap="$out/${pass}_$name.tap"
+	# A script may be named without its .sh, as run_tests.sh takes it.
+	[ ! -e "$bins/$name" ] && [ -e "$bins/$name.sh" ] && name=$name.sh
+	tap="$out/${pass}_${name%.sh}.tap"
 	echo "# === $pass: $name"
 	if [ ! -e "$bins/$name" ]; then
 		echo "not ok 1 $name not built" | tee "$tap"

@@ -2,14 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The ACPI pass: run by the host on a board booted through EDK II with
 # ACPI tables and no device tree
-#   RVCTR_VM_ACPI=1 tools/testing/vm/run --out DIR \
+#   RVCTR_VM_ACPI=1 tools/testing/vm/run --icount --smp 1 --out DIR \
 #       selftests/rvctr/acpi/run_tests.sh
-# (make check does, without -icount, as the main pass runs these tests).
+# (make check does).  It samples, and samples land where instructions
+# retire only under -icount, so it expects that board (RVCTR_ICOUNT=1 as
+# in the -icount pass).
 # The driver has no "riscv,pmu" node to bind to and must find the harts'
 # extensions in the RHCT; then perf record -b, the module tests and the
 # counting tests run as on a device tree boot.  TAP per test in $RVCTR_OUT/acpi_NAME.tap.
 out=${RVCTR_OUT:-/tmp/rvctr-out}
 bins=/opt/rvctr/selftests
+export RVCTR_ICOUNT=1
 status=0
 mkdir -p "$out"
 
