@@ -12,6 +12,7 @@
  * neither clang nor libbpf.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <linux/bpf.h>
 
 #include "kselftest_harness.h"
@@ -208,6 +209,73 @@ TEST(bpf_read_branch_records)
 TEST(bpf_get_branch_snapshot)
 {
 	run_bpf(_metadata, BPF_FUNC_get_branch_snapshot);
+}
+
+/*
+ * bpf_get_branch_snapshot() once the driver is gone.  The verifier
+ * inlines the helper as a direct call to whatever the
+ * perf_snapshot_branch_stack static call held when the program was loaded
+ * (do_misc_fixups(): static_call_query()), so that call outlives the
+ * static call's later updates.  A program loaded while rvctr is present,
+ * run after rvctr is unloaded, must get no entries (-ENOENT), not a call
+ * into freed module text.  The program runs on a task-clock event, which does not
+ * hold the module.
+ */
+TEST(bpf_get_branch_snapshot_after_rmmod)
+{
+	static const char ko[] = "/opt/rvctr/rvctr.ko";
+	static char log[65536];
+	struct perf_event_attr a;
+	struct ct_workload w;
+	struct result r;
+	int map, prog, fd, kfd;
+
+	if (!ct_have_ctr())
+		SKIP(return, "no CTR");
+	if (geteuid())
+		SKIP(return, "loading BPF programs and modules needs root");
+	if (access("/sys/module/rvctr", F_OK) || access(ko, R_OK))
+		SKIP(return, "the driver is not the rvctr module (%s)", ko);
+	ct_workload_init(&w);
+	map = map_create();
+	ASSERT_GE(map, 0) TH_LOG("BPF_MAP_CREATE: %s", strerror(errno));
+	prog = prog_load(map, BPF_FUNC_get_branch_snapshot, &w, log, sizeof(log));
+	ASSERT_GE(prog, 0) TH_LOG("BPF_PROG_LOAD: %s\n%s", strerror(errno), log);
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	a.sample_period = 200000;	/* ns */
+	a.disabled = 1;
+	fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0) TH_LOG("task-clock: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog))
+		TH_LOG("PERF_EVENT_IOC_SET_BPF: %s", strerror(errno));
+
+	ASSERT_EQ(0, syscall(SYS_delete_module, "rvctr", O_NONBLOCK))
+		TH_LOG("rmmod rvctr: %s", strerror(errno));
+	/* ~60 ms: task-clock fires on the tick without high-res timers. */
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	ct_loop(2000000);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	ASSERT_EQ(0, map_read(map, &r));
+	TH_LOG("program ran %llu times without the driver, %llu in the workload; last returned %lld",
+	       (unsigned long long)r.calls, (unsigned long long)r.in_loop,
+	       (long long)r.ret);
+	close(fd);
+	close(prog);
+	close(map);
+
+	kfd = open(ko, O_RDONLY | O_CLOEXEC);
+	ASSERT_GE(kfd, 0);
+	ASSERT_EQ(0, syscall(SYS_finit_module, kfd, "", 0))
+		TH_LOG("insmod %s: %s", ko, strerror(errno));
+	close(kfd);
+	ASSERT_GT(r.calls, 5UL);
+	ASSERT_GT(r.in_loop, 0UL);
+	/* No entries: the helper says -ENOENT (bpf_get_branch_snapshot()). */
+	ASSERT_EQ(-ENOENT, r.ret);
 }
 
 TEST_HARNESS_MAIN

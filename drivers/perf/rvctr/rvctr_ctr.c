@@ -23,7 +23,6 @@
 #include <linux/perf_event.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/static_call.h>
 #include <asm/csr.h>
 
 #include <rvctr/ctr.h>
@@ -342,9 +341,9 @@ void rvctr_ctr_sched_task(struct rvctr_ctr_cpu *cc,
 /* bpf_get_branch_snapshot()                                           */
 
 /*
- * The perf_snapshot_branch_stack static call: freeze first, so the BPF
- * program's own path does not displace what it asked for, then copy,
- * then put FROZEN back as it was.  Uses only CSRs, so it needs no
+ * bpf_get_branch_snapshot(), through perf_snapshot_branch_stack_register():
+ * freeze first, so the BPF program's own path does not displace what it
+ * asked for, then copy, then put FROZEN back as it was.  Uses only CSRs, so it needs no
  * pointer to driver state.  The buffer holds only what the current
  * branch-stack events may see: it is cleared when the last one leaves the
  * CPU and at task switches.  MISP is not reported here.
@@ -723,7 +722,12 @@ int rvctr_ctr_probe(struct rvctr_ctr *ctr, const struct rvctr_caps *caps,
 		return -ENOMEM;
 	pmu->task_ctx_cache = ctr->task_ctx_cache;
 	rvctr_ctr_debugfs_init(ctr);
-	static_call_update(perf_snapshot_branch_stack, rvctr_ctr_snapshot);
+	/*
+	 * Not static_call_update(perf_snapshot_branch_stack): BPF inlines
+	 * that static call's target into each program at load, and the
+	 * call would outlive this module (kernel/patches/).
+	 */
+	perf_snapshot_branch_stack_register(rvctr_ctr_snapshot);
 	return 0;
 }
 
@@ -731,10 +735,8 @@ void rvctr_ctr_remove(struct rvctr_ctr *ctr, struct pmu *pmu)
 {
 	if (!ctr->depths)
 		return;
-	static_call_update(perf_snapshot_branch_stack,
-			   (void *)__static_call_return0);
-	/* BPF programs run under RCU: none is still in the old function. */
-	synchronize_rcu();
+	/* Returns once no BPF program is still in rvctr_ctr_snapshot(). */
+	perf_snapshot_branch_stack_unregister();
 	debugfs_remove_recursive(ctr->debugfs);
 	pmu->task_ctx_cache = NULL;
 	kmem_cache_destroy(ctr->task_ctx_cache);
