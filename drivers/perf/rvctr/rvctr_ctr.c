@@ -737,5 +737,13 @@ void rvctr_ctr_remove(struct rvctr_ctr *ctr, struct pmu *pmu)
 	synchronize_rcu();
 	debugfs_remove_recursive(ctr->debugfs);
 	pmu->task_ctx_cache = NULL;
+	/*
+	 * The perf core frees the save areas with call_rcu() (free_epc_rcu()
+	 * up to 6.14, __free_perf_ctx_data_rcu() from 6.15), queued before
+	 * the event drops its module reference, so the callbacks can still
+	 * be pending here.  A grace period does not wait for callbacks:
+	 * rcu_barrier() does.
+	 */
+	rcu_barrier();
 	kmem_cache_destroy(ctr->task_ctx_cache);
 }
