@@ -21,6 +21,7 @@
 #include <linux/minmax.h>
 #include <linux/moduleparam.h>
 #include <linux/perf_event.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/static_call.h>
@@ -38,8 +39,18 @@ static unsigned int ctr_depth;
 module_param(ctr_depth, uint, 0444);
 MODULE_PARM_DESC(ctr_depth, "CTR entries per sample: 16, 32, 64, 128, 256 (0: the largest the harts support)");
 
-/* Per-task save area of the RAS-emulated call stack. */
+/*
+ * Per-task save area of the RAS-emulated call stack.  @e holds the task's
+ * stack only if it was saved at the task's last switch-out: @valid says
+ * it was saved at a switch-out the driver saw and has not been used yet,
+ * @switches which switch-out that was (the task's nvcsw + nivcsw then),
+ * for the switch-outs the driver does not see (no branch-stack event on
+ * the CPU, so no sched_task callback).  Intel's LBR call stack keeps the
+ * same kind of state (lbr_stack_state, LBR_VALID / LBR_NONE).
+ */
 struct rvctr_ctr_task_ctx {
+	unsigned long switches;
+	bool valid;
 	unsigned int nr;
 	struct rvctr_raw_entry e[RVCTR_DEPTH_MAX];
 };
@@ -316,11 +327,28 @@ static void ctr_restore(const struct rvctr_ctr_task_ctx *tc)
 }
 
 /*
+ * Context switches of @task so far.  The scheduler counts a switch-out
+ * (++*switch_count in __schedule()) before context_switch() calls the
+ * perf hooks, and only the task's own CPU counts it.
+ */
+static unsigned long ctr_task_switches(const struct task_struct *task)
+{
+	return task->nvcsw + task->nivcsw;
+}
+
+/*
  * pmu->sched_task; the PMU is disabled (sctrctl is 0), so nothing is
  * recorded while the buffer is saved, cleared or restored.  Task events
  * must not see what another task did: the buffer is cleared at both
  * switches, or, for call stacks, saved at switch-out and restored at
  * switch-in.  Per-CPU events alone keep the buffer across switches.
+ *
+ * A call stack is restored only if it was saved at the task's last
+ * switch-out, i.e. its call-stack event was recording up to then.  If
+ * the event was rotated out, or could not be scheduled beside events
+ * with another filter, the task ran on without it being recorded, and
+ * an older stack written back would be a stack the task has left: the
+ * event starts empty instead, as when it is first scheduled in.
  */
 void rvctr_ctr_sched_task(struct rvctr_ctr_cpu *cc,
 			  struct perf_event_pmu_context *pmu_ctx,
@@ -328,14 +356,20 @@ void rvctr_ctr_sched_task(struct rvctr_ctr_cpu *cc,
 {
 	struct rvctr_ctr_task_ctx *tc = rvctr_task_ctx_data(pmu_ctx, task);
 	unsigned int depth = RVCTR_DEPTH_MIN << cc->depth_enc;
+	bool call_stack = cc->task_users && (cc->sctrctl & RVCTR_CTL_RASEMU);
 
-	if (!cc->users || !cc->task_users)
-		return;
-	if (tc && (cc->sctrctl & RVCTR_CTL_RASEMU) && !sched_in)
+	if (tc && !sched_in && call_stack) {
 		ctr_save(tc, depth);
-	ctr_clear();
-	if (tc && (cc->sctrctl & RVCTR_CTL_RASEMU) && sched_in)
+		tc->switches = ctr_task_switches(task);
+	}
+	if (cc->task_users)
+		ctr_clear();
+	if (tc && sched_in && call_stack && tc->valid &&
+	    tc->switches == ctr_task_switches(task))
 		ctr_restore(tc);
+	/* Saved at this switch-out, or used up at this switch-in. */
+	if (tc)
+		tc->valid = !sched_in && call_stack;
 }
 
 /* ------------------------------------------------------------------ */
