@@ -184,6 +184,19 @@ int rvctr_ctr_add(struct rvctr_ctr_cpu *cc, struct perf_event *event)
 		csr_write(RVCTR_CSR_SCTRDEPTH, cc->depth_enc);
 		ctr_clear();
 		ctr_thaw();
+	} else if (ctr_event_is_task(event) && !cc->task_users) {
+		/*
+		 * The first task event joins CPU-wide ones.  They keep the
+		 * buffer across context switches, so it still holds what
+		 * the tasks before this one did; from here on the switches
+		 * clear it (rvctr_ctr_sched_task()).  Whether the event has
+		 * run before does not matter: one rotated back in mid-slice
+		 * finds the same buffer.  Intel's LBR resets only for an
+		 * event that has not run (intel_pmu_lbr_add()) because its
+		 * sched_task resets at every switch-in, for per-CPU events
+		 * too (intel_pmu_lbr_sched_task()).
+		 */
+		ctr_clear();
 	}
 	if (ctr_event_is_task(event))
 		cc->task_users++;
