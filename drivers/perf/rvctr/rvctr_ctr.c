@@ -311,6 +311,22 @@ void rvctr_ctr_unfreeze(struct rvctr_ctr_cpu *cc)
 		ctr_thaw();
 }
 
+/*
+ * An overflow interrupt that found no overflow of ours: a counter
+ * overflowed with interrupts off and its event was removed before they
+ * came back on.  LCOFIFRZ froze CTR when the trap was taken all the same
+ * (CTR v1.0 "Freeze"), and no sample follows to thaw it: resume here, or
+ * the next sample would show the buffer as of this interrupt.  Except
+ * with BPFRZ, whose freeze must last until the next sample shows the path
+ * to the breakpoint: FROZEN may be a breakpoint's, and one bit cannot
+ * tell it from this interrupt's.
+ */
+void rvctr_ctr_spurious(struct rvctr_ctr_cpu *cc)
+{
+	if (cc->users && !(cc->sctrctl & RVCTR_CTL_BPFRZ))
+		ctr_thaw();
+}
+
 /* ------------------------------------------------------------------ */
 /* context switch                                                      */
 
