@@ -805,7 +805,9 @@ void rvctr_ctr_remove(struct rvctr_ctr *ctr, struct pmu *pmu)
 	 * up to 6.14, __free_perf_ctx_data_rcu() from 6.15), queued before
 	 * the event drops its module reference, so the callbacks can still
 	 * be pending here.  A grace period does not wait for callbacks:
-	 * rcu_barrier() does.
+	 * rcu_barrier() does.  Linux 7.3's kmem_cache_destroy() happens to
+	 * call it too (kvfree_rcu_barrier_on_cache()); 6.12's only when a
+	 * kfree_rcu() batch is pending.
 	 */
 	rcu_barrier();
 	kmem_cache_destroy(ctr->task_ctx_cache);
