@@ -4,10 +4,12 @@
  * sample taken in cs_c(), cs_b() or cs_a(), called as main -> cs_a ->
  * cs_b -> cs_c, has exactly that function's call chain as its newest
  * entries, even when another task runs on the same CPU in between (the
- * stack is saved and restored per task).
+ * stack is saved and restored per task).  A stack saved before a slice
+ * in which the event was not scheduled is not written back after it.
  */
 #define _GNU_SOURCE
 #include <sched.h>
+#include <sys/ioctl.h>
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -189,6 +191,227 @@ TEST(call_stack_alone)
 TEST(call_stack_with_rival_task)
 {
 	run_callstack(_metadata, 1);
+}
+
+/*
+ * A stack saved at one switch-out must not come back after a slice in
+ * which the event did not run.  The task saves a stack in old_c()
+ * (main -> old_a -> old_b -> old_c): it blocks there with the call-stack
+ * event on.  Then the event cannot be scheduled while the task returns
+ * from the old chain and calls new_x -> new_y, where it blocks again;
+ * only while it is switched out does a helper on the same CPU make room
+ * for the event, so that switch-out saved nothing and the switch-in
+ * schedules the event again.  Its samples in new_y may show calls made
+ * since then, never the old chain.  What keeps the event out:
+ *
+ * - a CPU-wide branch-stack event with another filter, which the task
+ *   enables in old_c(): the event gets -EBUSY, and the driver still sees
+ *   the task's switches (its sched_task runs for the CPU-wide event);
+ * - pinned CPU-wide counting events on every counter, which the helper
+ *   enables while the task is switched out in old_c(): the event gets
+ *   -EAGAIN at the switch-in, and with no branch-stack event on the CPU
+ *   the driver sees none of the task's switches until the last one.
+ */
+extern const char __start_rvctr_old_a[], __stop_rvctr_old_a[];
+extern const char __start_rvctr_old_b[], __stop_rvctr_old_b[];
+extern const char __start_rvctr_old_c[], __stop_rvctr_old_c[];
+extern const char __start_rvctr_new_y[], __stop_rvctr_new_y[];
+
+#define MAX_HOGS	32
+
+static int req_pipe[2], done_pipe[2], cpu_fd = -1;
+static int hog_fd[MAX_HOGS], nr_hogs;
+/* What the helper does in old_c() and in new_y() */
+static char cmd_old, cmd_new;
+
+/* Wake the helper on this CPU with @cmd and sleep until it is done. */
+__attribute__((noinline)) static void ask_helper(char cmd)
+{
+	char c;
+
+	if (write(req_pipe[1], &cmd, 1) != 1 || read(done_pipe[0], &c, 1) != 1)
+		_exit(3);
+}
+
+/*
+ * n: nothing (just a switch-out), d: disable the CPU-wide branch-stack
+ * event, f: enable the counter hogs, e: disable them, q: exit
+ */
+static void helper(void)
+{
+	int i;
+	char c;
+
+	pin_cpu0();
+	while (read(req_pipe[0], &c, 1) == 1 && c != 'q') {
+		if (c == 'd')
+			ioctl(cpu_fd, PERF_EVENT_IOC_DISABLE, 0);
+		for (i = 0; i < nr_hogs && (c == 'f' || c == 'e'); i++)
+			ioctl(hog_fd[i], c == 'f' ? PERF_EVENT_IOC_ENABLE :
+			      PERF_EVENT_IOC_DISABLE, 0);
+		if (write(done_pipe[1], &c, 1) != 1)
+			break;
+	}
+	_exit(0);
+}
+
+CS_FN(old_c) long old_c(long n)
+{
+	/* Switched out with the call-stack event on: its stack is saved. */
+	ask_helper(cmd_old);
+	/* Take CTR away from the call-stack event, if there is the event. */
+	if (cpu_fd >= 0)
+		ioctl(cpu_fd, PERF_EVENT_IOC_ENABLE, 0);
+	asm volatile("" ::: "memory");
+	return n + 1;
+}
+
+CS_FN(old_b) long old_b(long n)
+{
+	long r = old_c(n);
+
+	asm volatile("" ::: "memory");
+	return r + 1;
+}
+
+CS_FN(old_a) long old_a(long n)
+{
+	long r = old_b(n);
+
+	asm volatile("" ::: "memory");
+	return r + 1;
+}
+
+CS_FN(new_y) long new_y(long n)
+{
+	long i;
+
+	/* Switched out without the event; back with it. */
+	ask_helper(cmd_new);
+	for (i = 0; i < n; i++)
+		spin_sink += i;
+	return spin_sink;
+}
+
+__attribute__((noinline)) static long new_x(long n)
+{
+	long r = new_y(n);
+
+	asm volatile("" ::: "memory");
+	return r + 1;
+}
+
+static int in_old_chain(uint64_t a)
+{
+	return (a >= (uintptr_t)__start_rvctr_old_a && a < (uintptr_t)__stop_rvctr_old_a) ||
+	       (a >= (uintptr_t)__start_rvctr_old_b && a < (uintptr_t)__stop_rvctr_old_b) ||
+	       (a >= (uintptr_t)__start_rvctr_old_c && a < (uintptr_t)__stop_rvctr_old_c);
+}
+
+/* A disabled CPU-wide event on CPU 0 (cycles: QEMU counts it beside instructions). */
+static int open_cpu_event(int branches, int pinned)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = PERF_COUNT_HW_CPU_CYCLES;
+	if (branches) {
+		a.sample_period = 1ULL << 40;
+		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK;
+		a.branch_sample_type = PERF_SAMPLE_BRANCH_USER |
+				       PERF_SAMPLE_BRANCH_ANY;
+	}
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.pinned = pinned;
+	a.disabled = 1;
+	return syscall(SYS_perf_event_open, &a, -1, 0, -1, 0);
+}
+
+static void run_slice_without_event(struct __test_metadata *_metadata,
+				    int branch_event)
+{
+	struct ct_event ev;
+	int i, k, in_y = 0, stale = 0, ret, st;
+	pid_t pid;
+
+	if (!ct_have_ctr())
+		SKIP(return, "no CTR");
+	if (geteuid())
+		SKIP(return, "needs root for CPU-wide events");
+	pin_cpu0();
+	ret = ct_open(&ev, PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK,
+		      0, PERIOD);
+	ASSERT_EQ(0, ret) TH_LOG("perf_event_open: %s", strerror(-ret));
+	cpu_fd = -1;
+	nr_hogs = 0;
+	if (branch_event) {
+		cpu_fd = open_cpu_event(1, 1);
+		ASSERT_LE(0, cpu_fd) TH_LOG("CPU-wide event: %s", strerror(errno));
+		cmd_old = 'n';
+		cmd_new = 'd';
+	} else {
+		/* More than there are counters: the extra ones fail, harmlessly. */
+		for (nr_hogs = 0; nr_hogs < MAX_HOGS; nr_hogs++) {
+			hog_fd[nr_hogs] = open_cpu_event(0, 1);
+			ASSERT_LE(0, hog_fd[nr_hogs]) TH_LOG("hog: %s", strerror(errno));
+		}
+		cmd_old = 'f';
+		cmd_new = 'e';
+	}
+	ASSERT_EQ(0, pipe(req_pipe));
+	ASSERT_EQ(0, pipe(done_pipe));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		helper();
+
+	ct_enable(&ev);
+	old_a(1);
+	new_x(3000000);
+	ct_disable(&ev);
+	ASSERT_EQ(1, write(req_pipe[1], "q", 1));
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	if (cpu_fd >= 0)
+		close(cpu_fd);
+	for (i = 0; i < nr_hogs; i++)
+		close(hog_fd[i]);
+	close(req_pipe[0]);
+	close(req_pipe[1]);
+	close(done_pipe[0]);
+	close(done_pipe[1]);
+
+	ct_read(&ev);
+	for (i = 0; i < ev.nsamples; i++) {
+		const struct ct_sample *s = &ev.s[i];
+		int old = 0;
+
+		if (s->ip < (uintptr_t)__start_rvctr_new_y ||
+		    s->ip >= (uintptr_t)__stop_rvctr_new_y)
+			continue;
+		in_y++;
+		for (k = 0; k < (int)s->nr; k++)
+			old += in_old_chain(s->br[k].from) || in_old_chain(s->br[k].to);
+		if (old && !stale++)
+			dump_sample(s, i);
+	}
+	TH_LOG("%d samples, %d in new_y, %d of them with the old chain",
+	       ev.nsamples, in_y, stale);
+	ASSERT_GT(in_y, 5);
+	EXPECT_EQ(0, stale);
+	ct_close(&ev);
+}
+
+TEST(no_stale_stack_after_a_slice_beside_another_filter)
+{
+	run_slice_without_event(_metadata, 1);
+}
+
+TEST(no_stale_stack_after_a_slice_without_a_counter)
+{
+	run_slice_without_event(_metadata, 0);
 }
 
 TEST_HARNESS_MAIN

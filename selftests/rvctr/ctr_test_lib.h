@@ -40,26 +40,30 @@ struct ct_event {
 	struct ct_sample *s;
 };
 
-/* An instructions:u sampler on the calling task, disabled until ct_enable. */
-static inline int ct_open(struct ct_event *ev, uint64_t bst, uint64_t config2,
-			  uint64_t period)
+/* The attributes ct_open() uses: an instructions:u sampler, disabled. */
+static inline void ct_attr(struct perf_event_attr *a, uint64_t bst,
+			   uint64_t config2, uint64_t period)
 {
-	struct perf_event_attr a;
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_HARDWARE;
+	a->config = PERF_COUNT_HW_INSTRUCTIONS;
+	a->config2 = config2;
+	a->sample_period = period;
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_BRANCH_STACK;
+	a->branch_sample_type = bst;
+	a->disabled = 1;
+	a->exclude_kernel = !(bst & PERF_SAMPLE_BRANCH_KERNEL);
+	a->exclude_hv = 1;
+}
+
+/* Open @a (as ct_attr() makes it, or changed) on the calling task. */
+static inline int ct_open_attr(struct ct_event *ev, struct perf_event_attr *a)
+{
 	long pg = sysconf(_SC_PAGESIZE);
 
 	memset(ev, 0, sizeof(*ev));
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_HARDWARE;
-	a.config = PERF_COUNT_HW_INSTRUCTIONS;
-	a.config2 = config2;
-	a.sample_period = period;
-	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_BRANCH_STACK;
-	a.branch_sample_type = bst;
-	a.disabled = 1;
-	a.exclude_kernel = !(bst & PERF_SAMPLE_BRANCH_KERNEL);
-	a.exclude_hv = 1;
-	ev->fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+	ev->fd = syscall(SYS_perf_event_open, a, 0, -1, -1, 0);
 	if (ev->fd < 0)
 		return -errno;
 	ev->ring_len = (CT_PAGES + 1) * pg;
@@ -71,6 +75,16 @@ static inline int ct_open(struct ct_event *ev, uint64_t bst, uint64_t config2,
 	}
 	ev->s = calloc(CT_MAX_SAMPLES, sizeof(*ev->s));
 	return ev->s ? 0 : -ENOMEM;
+}
+
+/* An instructions:u sampler on the calling task, disabled until ct_enable. */
+static inline int ct_open(struct ct_event *ev, uint64_t bst, uint64_t config2,
+			  uint64_t period)
+{
+	struct perf_event_attr a;
+
+	ct_attr(&a, bst, config2, period);
+	return ct_open_attr(ev, &a);
 }
 
 static inline void ct_enable(struct ct_event *ev)

@@ -299,6 +299,10 @@ static unsigned long rvctr_running(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc)
 /*
  * LCOFI: stop, read scountovf, clear LCOFIP, deliver, restart.
  *
+ * An interrupt can find none of our counters overflowed: one overflowed
+ * with interrupts off and its event was removed (pmu->del) before they
+ * came back on.  The trap froze CTR all the same: rvctr_ctr_spurious().
+ *
  * scountovf shows the OF bit of every counter, including those OpenSBI
  * parked with OF set, so it is masked with the counters in use.  It is
  * read again after stopping them: a counter that overflowed between the
@@ -318,6 +322,7 @@ static irqreturn_t rvctr_irq(int irq, void *dev)
 
 	if (!(csr_read(CSR_SCOUNTOVF) & cpuc->used_hw_csr)) {
 		csr_clear(CSR_IP, BIT(RV_IRQ_PMU));
+		rvctr_ctr_spurious(&cpuc->ctr);
 		return IRQ_NONE;
 	}
 	running = rvctr_running(rp, cpuc);

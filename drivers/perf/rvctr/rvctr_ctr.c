@@ -21,6 +21,7 @@
 #include <linux/minmax.h>
 #include <linux/moduleparam.h>
 #include <linux/perf_event.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <asm/csr.h>
@@ -37,8 +38,18 @@ static unsigned int ctr_depth;
 module_param(ctr_depth, uint, 0444);
 MODULE_PARM_DESC(ctr_depth, "CTR entries per sample: 16, 32, 64, 128, 256 (0: the largest the harts support)");
 
-/* Per-task save area of the RAS-emulated call stack. */
+/*
+ * Per-task save area of the RAS-emulated call stack.  @e holds the task's
+ * stack only if it was saved at the task's last switch-out: @valid says
+ * it was saved at a switch-out the driver saw and has not been used yet,
+ * @switches which switch-out that was (the task's nvcsw + nivcsw then),
+ * for the switch-outs the driver does not see (no branch-stack event on
+ * the CPU, so no sched_task callback).  Intel's LBR call stack keeps the
+ * same kind of state (lbr_stack_state, LBR_VALID / LBR_NONE).
+ */
 struct rvctr_ctr_task_ctx {
+	unsigned long switches;
+	bool valid;
 	unsigned int nr;
 	struct rvctr_raw_entry e[RVCTR_DEPTH_MAX];
 };
@@ -172,6 +183,19 @@ int rvctr_ctr_add(struct rvctr_ctr_cpu *cc, struct perf_event *event)
 		csr_write(RVCTR_CSR_SCTRDEPTH, cc->depth_enc);
 		ctr_clear();
 		ctr_thaw();
+	} else if (ctr_event_is_task(event) && !cc->task_users) {
+		/*
+		 * The first task event joins CPU-wide ones.  They keep the
+		 * buffer across context switches, so it still holds what
+		 * the tasks before this one did; from here on the switches
+		 * clear it (rvctr_ctr_sched_task()).  Whether the event has
+		 * run before does not matter: one rotated back in mid-slice
+		 * finds the same buffer.  Intel's LBR resets only for an
+		 * event that has not run (intel_pmu_lbr_add()) because its
+		 * sched_task resets at every switch-in, for per-CPU events
+		 * too (intel_pmu_lbr_sched_task()).
+		 */
+		ctr_clear();
 	}
 	if (ctr_event_is_task(event))
 		cc->task_users++;
@@ -286,6 +310,22 @@ void rvctr_ctr_unfreeze(struct rvctr_ctr_cpu *cc)
 		ctr_thaw();
 }
 
+/*
+ * An overflow interrupt that found no overflow of ours: a counter
+ * overflowed with interrupts off and its event was removed before they
+ * came back on.  LCOFIFRZ froze CTR when the trap was taken all the same
+ * (CTR v1.0 "Freeze"), and no sample follows to thaw it: resume here, or
+ * the next sample would show the buffer as of this interrupt.  Except
+ * with BPFRZ, whose freeze must last until the next sample shows the path
+ * to the breakpoint: FROZEN may be a breakpoint's, and one bit cannot
+ * tell it from this interrupt's.
+ */
+void rvctr_ctr_spurious(struct rvctr_ctr_cpu *cc)
+{
+	if (cc->users && !(cc->sctrctl & RVCTR_CTL_BPFRZ))
+		ctr_thaw();
+}
+
 /* ------------------------------------------------------------------ */
 /* context switch                                                      */
 
@@ -315,11 +355,28 @@ static void ctr_restore(const struct rvctr_ctr_task_ctx *tc)
 }
 
 /*
+ * Context switches of @task so far.  The scheduler counts a switch-out
+ * (++*switch_count in __schedule()) before context_switch() calls the
+ * perf hooks, and only the task's own CPU counts it.
+ */
+static unsigned long ctr_task_switches(const struct task_struct *task)
+{
+	return task->nvcsw + task->nivcsw;
+}
+
+/*
  * pmu->sched_task; the PMU is disabled (sctrctl is 0), so nothing is
  * recorded while the buffer is saved, cleared or restored.  Task events
  * must not see what another task did: the buffer is cleared at both
  * switches, or, for call stacks, saved at switch-out and restored at
  * switch-in.  Per-CPU events alone keep the buffer across switches.
+ *
+ * A call stack is restored only if it was saved at the task's last
+ * switch-out, i.e. its call-stack event was recording up to then.  If
+ * the event was rotated out, or could not be scheduled beside events
+ * with another filter, the task ran on without it being recorded, and
+ * an older stack written back would be a stack the task has left: the
+ * event starts empty instead, as when it is first scheduled in.
  */
 void rvctr_ctr_sched_task(struct rvctr_ctr_cpu *cc,
 			  struct perf_event_pmu_context *pmu_ctx,
@@ -327,14 +384,20 @@ void rvctr_ctr_sched_task(struct rvctr_ctr_cpu *cc,
 {
 	struct rvctr_ctr_task_ctx *tc = rvctr_task_ctx_data(pmu_ctx, task);
 	unsigned int depth = RVCTR_DEPTH_MIN << cc->depth_enc;
+	bool call_stack = cc->task_users && (cc->sctrctl & RVCTR_CTL_RASEMU);
 
-	if (!cc->users || !cc->task_users)
-		return;
-	if (tc && (cc->sctrctl & RVCTR_CTL_RASEMU) && !sched_in)
+	if (tc && !sched_in && call_stack) {
 		ctr_save(tc, depth);
-	ctr_clear();
-	if (tc && (cc->sctrctl & RVCTR_CTL_RASEMU) && sched_in)
+		tc->switches = ctr_task_switches(task);
+	}
+	if (cc->task_users)
+		ctr_clear();
+	if (tc && sched_in && call_stack && tc->valid &&
+	    tc->switches == ctr_task_switches(task))
 		ctr_restore(tc);
+	/* Saved at this switch-out, or used up at this switch-in. */
+	if (tc)
+		tc->valid = !sched_in && call_stack;
 }
 
 /* ------------------------------------------------------------------ */
@@ -739,5 +802,15 @@ void rvctr_ctr_remove(struct rvctr_ctr *ctr, struct pmu *pmu)
 	perf_snapshot_branch_stack_unregister();
 	debugfs_remove_recursive(ctr->debugfs);
 	pmu->task_ctx_cache = NULL;
+	/*
+	 * The perf core frees the save areas with call_rcu() (free_epc_rcu()
+	 * up to 6.14, __free_perf_ctx_data_rcu() from 6.15), queued before
+	 * the event drops its module reference, so the callbacks can still
+	 * be pending here.  A grace period does not wait for callbacks:
+	 * rcu_barrier() does.  Linux 7.3's kmem_cache_destroy() happens to
+	 * call it too (kvfree_rcu_barrier_on_cache()); 6.12's only when a
+	 * kfree_rcu() batch is pending.
+	 */
+	rcu_barrier();
 	kmem_cache_destroy(ctr->task_ctx_cache);
 }

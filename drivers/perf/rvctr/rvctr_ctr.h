@@ -11,7 +11,8 @@
  *   pmu_enable/disable rvctr_ctr_enable() / rvctr_ctr_disable()
  *   overflow irq       rvctr_ctr_sample() per event with a branch stack,
  *                      before perf_event_overflow(); rvctr_ctr_unfreeze()
- *                      once, after the last event has been handled
+ *                      once, after the last event has been handled;
+ *                      rvctr_ctr_spurious() when none of ours overflowed
  *   pmu->sched_task    rvctr_ctr_sched_task()
  *
  * siselect/sireg* are shared with counter delegation: every user of them,
@@ -86,6 +87,7 @@ void rvctr_ctr_disable(struct rvctr_ctr_cpu *cc);
 void rvctr_ctr_sample(struct rvctr_ctr *ctr, struct rvctr_ctr_cpu *cc,
 		      struct perf_event *event, struct perf_sample_data *data);
 void rvctr_ctr_unfreeze(struct rvctr_ctr_cpu *cc);
+void rvctr_ctr_spurious(struct rvctr_ctr_cpu *cc);
 void rvctr_ctr_sched_task(struct rvctr_ctr_cpu *cc,
 			  struct perf_event_pmu_context *pmu_ctx,
 			  struct task_struct *task, bool sched_in);
@@ -143,6 +145,7 @@ static inline void rvctr_ctr_sample(struct rvctr_ctr *ctr,
 				    struct perf_event *event,
 				    struct perf_sample_data *data) { }
 static inline void rvctr_ctr_unfreeze(struct rvctr_ctr_cpu *cc) { }
+static inline void rvctr_ctr_spurious(struct rvctr_ctr_cpu *cc) { }
 static inline void rvctr_ctr_sched_task(struct rvctr_ctr_cpu *cc,
 					struct perf_event_pmu_context *pmu_ctx,
 					struct task_struct *task,
