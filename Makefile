@@ -78,16 +78,17 @@ unit: setup
 #   ICOUNT_TESTS  exact counts and periods, on an -icount board (RVCTR_ICOUNT=1)
 #   MAIN_TESTS    two harts without -icount: what holds for any host
 #                 speed (probe, module life cycle, hotplug, counts > 0,
-#                 perf's counting tests)
+#                 perf's counting tests, unload right after call-stack
+#                 events close, which needs a second hart)
 # pmu_hotplug_test also runs on a two-hart -icount board of its own, where
 # it samples (all modes, which keeps it clear of the starvation).
 # selftests/rvctr/check-passes fails make check if a test is in no pass.
 SAMPLE_TESTS := ctr_brstack_test ctr_callstack_test ctr_isolation_test \
-	ctr_bpf_test brstack_perf_test tool_record_test
+	ctr_bpf_test ctr_spurious_test brstack_perf_test tool_record_test
 ICOUNT_TESTS := pmu_count_test pmu_period_test pmu_exclude_test \
 	pmu_multiplex_test pmu_freq_test
 MAIN_TESTS := board_test module_test pmu_module_test pmu_hotplug_test \
-	pmu_perf_test
+	pmu_perf_test ctr_unload_test
 export SAMPLE_TESTS ICOUNT_TESTS MAIN_TESTS
 
 guest-test: all rootfs
