@@ -49,12 +49,20 @@ held=0
 while [ $SECONDS -lt $end ]; do
 	rmmod rvctr && insmod "$ko" || { echo "reload failed"; fail=1; break; }
 	loads=$((loads + 1))
-	perf stat -e cycles,instructions -a -- sleep 1 >/dev/null 2>&1 &
+	# perf stat's events stay open until its workload ends, and the
+	# workload ends only when killed below, so however slow the board
+	# is, the unload is tried while they are open.  (A workload of
+	# "sleep 1" could end between the refcnt read and rmmod on a busy
+	# host, and a correct refusal then looked like an unload under an
+	# open event.)
+	rm -f /tmp/stress-wl.pid
+	perf stat -e cycles,instructions -a -- \
+		sh -c 'echo $$ >/tmp/stress-wl.pid; exec sleep 600' >/dev/null 2>&1 &
 	stat=$!
 	# Under emulation perf takes a while to open its events: wait until
 	# they hold the module (perf takes a reference per event), then an
 	# unload must fail.  Before that an unload is legitimate.
-	for try in $(seq 50); do
+	for try in $(seq 500); do
 		[ "$(cat /sys/module/rvctr/refcnt 2>/dev/null || echo 0)" -gt 0 ] && break
 		kill -0 $stat 2>/dev/null || break
 		sleep 0.02
@@ -67,6 +75,12 @@ while [ $SECONDS -lt $end ]; do
 			insmod "$ko"
 		fi
 	fi
+	for try in $(seq 500); do
+		[ -s /tmp/stress-wl.pid ] && break
+		kill -0 $stat 2>/dev/null || break
+		sleep 0.02
+	done
+	kill "$(cat /tmp/stress-wl.pid 2>/dev/null)" 2>/dev/null
 	wait $stat
 done
 kill $busy
