@@ -212,70 +212,140 @@ TEST(bpf_get_branch_snapshot)
 }
 
 /*
- * bpf_get_branch_snapshot() once the driver is gone.  The verifier
- * inlines the helper as a direct call to whatever the
- * perf_snapshot_branch_stack static call held when the program was loaded
- * (do_misc_fixups(): static_call_query()), so that call outlives the
- * static call's later updates.  A program loaded while rvctr is present,
- * run after rvctr is unloaded, must get no entries (-ENOENT), not a call
- * into freed module text.  The program runs on a task-clock event, which does not
- * hold the module.
+ * bpf_get_branch_snapshot() once the driver is gone.  Two ways a program
+ * loaded while rvctr is present can reach module text after rmmod:
+ *  - with the JIT, the verifier inlines the helper as a direct call to
+ *    whatever the perf_snapshot_branch_stack static call held at load
+ *    (do_misc_fixups(): static_call_query());
+ *  - without HAVE_STATIC_CALL (RISC-V), __static_call_return0 is a static
+ *    inline, so a module that resets the static call to it points it at
+ *    the module's own copy (the interpreter's out-of-line helper then
+ *    calls freed text: "Unable to handle kernel paging request").
+ * Either way the program must get no entries (-ENOENT) after rmmod.  It
+ * runs on a task-clock event, which does not hold the module.
  */
-TEST(bpf_get_branch_snapshot_after_rmmod)
+#define JIT_SYSCTL	"/proc/sys/net/core/bpf_jit_enable"
+#define RVCTR_KO	"/opt/rvctr/rvctr.ko"
+
+static int write_str(const char *path, const char *v)
 {
-	static const char ko[] = "/opt/rvctr/rvctr.ko";
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, v, strlen(v)) == (ssize_t)strlen(v);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static int prog_jited(int prog)
+{
+	struct bpf_prog_info info;
+	union bpf_attr a;
+
+	memset(&info, 0, sizeof(info));
+	memset(&a, 0, sizeof(a));
+	a.info.bpf_fd = prog;
+	a.info.info_len = sizeof(info);
+	a.info.info = (uint64_t)(uintptr_t)&info;
+	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a))
+		return -1;
+	return info.jited_prog_len != 0;
+}
+
+/*
+ * Everything the board had is put back (JIT setting, the module) before
+ * the first assertion, so a failure here does not fail the next tests.
+ */
+static void run_after_rmmod(struct __test_metadata *_metadata, int jit)
+{
 	static char log[65536];
 	struct perf_event_attr a;
 	struct ct_workload w;
-	struct result r;
-	int map, prog, fd, kfd;
+	struct result r = { 0 };
+	char old_jit[8] = "0";
+	int map, prog, fd = -1, kfd, jited, unloaded, reloaded, got;
+	FILE *f;
 
 	if (!ct_have_ctr())
 		SKIP(return, "no CTR");
 	if (geteuid())
 		SKIP(return, "loading BPF programs and modules needs root");
-	if (access("/sys/module/rvctr", F_OK) || access(ko, R_OK))
-		SKIP(return, "the driver is not the rvctr module (%s)", ko);
+	if (access("/sys/module/rvctr", F_OK) || access(RVCTR_KO, R_OK))
+		SKIP(return, "the driver is not the rvctr module (%s)", RVCTR_KO);
+	f = fopen(JIT_SYSCTL, "r");
+	if (f) {
+		if (!fgets(old_jit, sizeof(old_jit), f))
+			strcpy(old_jit, "0");
+		fclose(f);
+	}
+	if (write_str(JIT_SYSCTL, jit ? "1" : "0") && jit)
+		SKIP(return, "cannot turn the BPF JIT on (%s)", JIT_SYSCTL);
 	ct_workload_init(&w);
 	map = map_create();
-	ASSERT_GE(map, 0) TH_LOG("BPF_MAP_CREATE: %s", strerror(errno));
-	prog = prog_load(map, BPF_FUNC_get_branch_snapshot, &w, log, sizeof(log));
-	ASSERT_GE(prog, 0) TH_LOG("BPF_PROG_LOAD: %s\n%s", strerror(errno), log);
-
+	prog = map < 0 ? -1 : prog_load(map, BPF_FUNC_get_branch_snapshot, &w,
+					log, sizeof(log));
+	jited = prog < 0 ? -1 : prog_jited(prog);
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_TASK_CLOCK;
 	a.sample_period = 200000;	/* ns */
 	a.disabled = 1;
-	fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
-	ASSERT_GE(fd, 0) TH_LOG("task-clock: %s", strerror(errno));
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog))
-		TH_LOG("PERF_EVENT_IOC_SET_BPF: %s", strerror(errno));
+	if (prog >= 0)
+		fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+	if (fd >= 0 && ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog)) {
+		close(fd);
+		fd = -1;
+	}
+	unloaded = fd >= 0 && !syscall(SYS_delete_module, "rvctr", O_NONBLOCK);
+	if (unloaded) {
+		/* ~60 ms: task-clock fires on the tick without high-res timers. */
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		ct_loop(2000000);
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	}
+	got = map < 0 ? -1 : map_read(map, &r);
+	if (fd >= 0)
+		close(fd);
+	if (prog >= 0)
+		close(prog);
+	if (map >= 0)
+		close(map);
+	reloaded = 1;
+	if (unloaded) {
+		kfd = open(RVCTR_KO, O_RDONLY | O_CLOEXEC);
+		reloaded = kfd >= 0 && !syscall(SYS_finit_module, kfd, "", 0);
+		if (kfd >= 0)
+			close(kfd);
+	}
+	write_str(JIT_SYSCTL, old_jit);
 
-	ASSERT_EQ(0, syscall(SYS_delete_module, "rvctr", O_NONBLOCK))
-		TH_LOG("rmmod rvctr: %s", strerror(errno));
-	/* ~60 ms: task-clock fires on the tick without high-res timers. */
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	ct_loop(2000000);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	ASSERT_EQ(0, map_read(map, &r));
-	TH_LOG("program ran %llu times without the driver, %llu in the workload; last returned %lld",
+	ASSERT_GE(map, 0) TH_LOG("BPF_MAP_CREATE: %s", strerror(errno));
+	ASSERT_GE(prog, 0) TH_LOG("BPF_PROG_LOAD: %s\n%s", strerror(errno), log);
+	ASSERT_EQ(jit, jited) TH_LOG("the program was%s JIT-compiled", jited ? "" : " not");
+	ASSERT_GE(fd, 0) TH_LOG("task-clock with the program: %s", strerror(errno));
+	ASSERT_TRUE(unloaded) TH_LOG("rmmod rvctr: %s", strerror(errno));
+	ASSERT_TRUE(reloaded) TH_LOG("insmod %s: %s", RVCTR_KO, strerror(errno));
+	ASSERT_EQ(0, got);
+	TH_LOG("%s program ran %llu times without the driver, %llu in the workload; last returned %lld",
+	       jit ? "JIT-compiled" : "interpreted",
 	       (unsigned long long)r.calls, (unsigned long long)r.in_loop,
 	       (long long)r.ret);
-	close(fd);
-	close(prog);
-	close(map);
-
-	kfd = open(ko, O_RDONLY | O_CLOEXEC);
-	ASSERT_GE(kfd, 0);
-	ASSERT_EQ(0, syscall(SYS_finit_module, kfd, "", 0))
-		TH_LOG("insmod %s: %s", ko, strerror(errno));
-	close(kfd);
 	ASSERT_GT(r.calls, 5UL);
 	ASSERT_GT(r.in_loop, 0UL);
 	/* No entries: the helper says -ENOENT (bpf_get_branch_snapshot()). */
 	ASSERT_EQ(-ENOENT, r.ret);
+}
+
+TEST(bpf_get_branch_snapshot_after_rmmod_jit)
+{
+	run_after_rmmod(_metadata, 1);
+}
+
+TEST(bpf_get_branch_snapshot_after_rmmod_interpreter)
+{
+	run_after_rmmod(_metadata, 0);
 }
 
 TEST_HARNESS_MAIN

@@ -407,9 +407,9 @@ void rvctr_ctr_sched_task(struct rvctr_ctr_cpu *cc,
  * bpf_get_branch_snapshot(), through perf_snapshot_branch_stack_register():
  * freeze first, so the BPF program's own path does not displace what it
  * asked for, then copy, then put FROZEN back as it was.  Uses only CSRs,
- * so it needs no pointer to driver state.  The buffer holds only what the current
- * branch-stack events may see: it is cleared when the last one leaves the
- * CPU and at task switches.  MISP is not reported here.
+ * so it needs no pointer to driver state.  The buffer holds only what the
+ * current branch-stack events may see: it is cleared when the last one
+ * leaves the CPU and at task switches.  MISP is not reported here.
  */
 static int rvctr_ctr_snapshot(struct perf_branch_entry *entries,
 			      unsigned int cnt)
