@@ -190,10 +190,11 @@ int rvctr_ctr_add(struct rvctr_ctr_cpu *cc, struct perf_event *event)
 		 * the tasks before this one did; from here on the switches
 		 * clear it (rvctr_ctr_sched_task()).  Whether the event has
 		 * run before does not matter: one rotated back in mid-slice
-		 * finds the same buffer.  Intel's LBR resets only for an
-		 * event that has not run (intel_pmu_lbr_add()) because its
-		 * sched_task resets at every switch-in, for per-CPU events
-		 * too (intel_pmu_lbr_sched_task()).
+		 * finds the same buffer.  Intel's LBR resets in
+		 * intel_pmu_lbr_add() only for the CPU's first LBR user that
+		 * has not run yet, because its sched_task resets at every
+		 * switch-in, for per-CPU events too
+		 * (intel_pmu_lbr_sched_task()).
 		 */
 		ctr_clear();
 	}
@@ -346,11 +347,12 @@ static void ctr_save(struct rvctr_ctr_task_ctx *tc, unsigned int depth)
  * call stack can be put back; logical index i is relative to WRPTR, so
  * after SCTRCLR the stack reads back as it was saved.
  */
-static void ctr_restore(const struct rvctr_ctr_task_ctx *tc)
+static void ctr_restore(const struct rvctr_ctr_task_ctx *tc,
+			unsigned int depth)
 {
 	unsigned int i;
 
-	for (i = 0; i < tc->nr; i++)
+	for (i = 0; i < min(tc->nr, depth); i++)
 		ctr_write_entry(i, &tc->e[i]);
 }
 
@@ -394,7 +396,7 @@ void rvctr_ctr_sched_task(struct rvctr_ctr_cpu *cc,
 		ctr_clear();
 	if (tc && sched_in && call_stack && tc->valid &&
 	    tc->switches == ctr_task_switches(task))
-		ctr_restore(tc);
+		ctr_restore(tc, depth);
 	/* Saved at this switch-out, or used up at this switch-in. */
 	if (tc)
 		tc->valid = !sched_in && call_stack;
