@@ -227,17 +227,6 @@ TEST(bpf_get_branch_snapshot)
 #define JIT_SYSCTL	"/proc/sys/net/core/bpf_jit_enable"
 #define RVCTR_KO	"/opt/rvctr/rvctr.ko"
 
-static int write_str(const char *path, const char *v)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ok;
-
-	if (fd < 0)
-		return -1;
-	ok = write(fd, v, strlen(v)) == (ssize_t)strlen(v);
-	close(fd);
-	return ok ? 0 : -1;
-}
-
 static int prog_jited(int prog)
 {
 	struct bpf_prog_info info;
@@ -279,7 +268,7 @@ static void run_after_rmmod(struct __test_metadata *_metadata, int jit)
 			strcpy(old_jit, "0");
 		fclose(f);
 	}
-	if (write_str(JIT_SYSCTL, jit ? "1" : "0") && jit)
+	if (ct_write_str(JIT_SYSCTL, jit ? "1" : "0") && jit)
 		SKIP(return, "cannot turn the BPF JIT on (%s)", JIT_SYSCTL);
 	ct_workload_init(&w);
 	map = map_create();
@@ -319,7 +308,7 @@ static void run_after_rmmod(struct __test_metadata *_metadata, int jit)
 		if (kfd >= 0)
 			close(kfd);
 	}
-	write_str(JIT_SYSCTL, old_jit);
+	ct_write_str(JIT_SYSCTL, old_jit);
 
 	ASSERT_GE(map, 0) TH_LOG("BPF_MAP_CREATE: %s", strerror(errno));
 	ASSERT_GE(prog, 0) TH_LOG("BPF_PROG_LOAD: %s\n%s", strerror(errno), log);

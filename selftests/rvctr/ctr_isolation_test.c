@@ -276,17 +276,6 @@ TEST(task_event_joining_cpu_event_sees_no_other_task)
 		TH_LOG("no samples: the board lost this event's overflows");
 }
 
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY), ok;
-
-	if (fd < 0)
-		return -1;
-	ok = write(fd, s, strlen(s)) == (ssize_t)strlen(s);
-	close(fd);
-	return ok ? 0 : -1;
-}
-
 static int read_int(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -385,13 +374,13 @@ TEST(paranoid2_unprivileged_sees_no_kernel_address)
 	prev = read_int(PARANOID);
 	ASSERT_NE(-100, prev);
 	snprintf(old, sizeof(old), "%d", prev);
-	ASSERT_EQ(0, write_file(PARANOID, "2"));
+	ASSERT_EQ(0, ct_write_str(PARANOID, "2"));
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (!pid)
 		_exit(unprivileged_child());
 	ASSERT_EQ(pid, waitpid(pid, &st, 0));
-	write_file(PARANOID, old);
+	ct_write_str(PARANOID, old);
 	ASSERT_TRUE(WIFEXITED(st));
 	EXPECT_EQ(0, WEXITSTATUS(st))
 		TH_LOG("step %d failed (11 kernel filter allowed, 12 open, 13 no samples, 14 kernel branch address, 15 kernel sample ip)",

@@ -8,6 +8,7 @@
 #define CTR_TEST_LIB_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,6 +149,18 @@ static inline void ct_close(struct ct_event *ev)
 	free(ev->s);
 	memset(ev, 0, sizeof(*ev));
 	ev->fd = -1;
+}
+
+/* Write @v to the sysfs/procfs file @path; 0 on success. */
+static inline int ct_write_str(const char *path, const char *v)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, v, strlen(v)) == (ssize_t)strlen(v);
+	close(fd);
+	return ok ? 0 : -1;
 }
 
 /* Is there a CPU PMU with CTR at all? */

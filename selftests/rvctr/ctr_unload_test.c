@@ -110,17 +110,6 @@ static int leak_reports(void)
 	return n;
 }
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY), ok;
-
-	if (fd < 0)
-		return -1;
-	ok = write(fd, s, strlen(s)) == (ssize_t)strlen(s);
-	close(fd);
-	return ok ? 0 : -1;
-}
-
 /* The pid of the kernel thread named @comm, or -1. */
 static pid_t kthread_pid(const char *comm)
 {
@@ -243,7 +232,7 @@ TEST(unload_right_after_call_stack_events_close)
 	ASSERT_NE(NULL, f);
 	ASSERT_NE(NULL, fgets(old, sizeof(old), f));
 	fclose(f);
-	ASSERT_EQ(0, write_str(EXPEDITED, "1"));
+	ASSERT_EQ(0, ct_write_str(EXPEDITED, "1"));
 
 	/* Tasks that just wait; each gets an event and so a save area. */
 	for (i = 0; i < NR_TASKS; i++) {
@@ -303,7 +292,7 @@ TEST(unload_right_after_call_stack_events_close)
 	__atomic_store_n(&c.phase, 2, __ATOMIC_RELEASE);
 	pthread_join(t, NULL);
 	sched_setscheduler(softirqd, SCHED_OTHER, &sp);
-	write_str(EXPEDITED, old);
+	ct_write_str(EXPEDITED, old);
 	for (i = 0; i < NR_TASKS; i++) {
 		kill(kids[i], SIGKILL);
 		waitpid(kids[i], NULL, 0);
