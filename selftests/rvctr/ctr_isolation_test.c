@@ -151,7 +151,9 @@ static int raw_records_of(const char *buf, void (*fn)(long))
 
 	for (line = strchr(buf, '\n'); line; line = strchr(line + 1, '\n'))
 		if (sscanf(line + 1, "%d %llx %llx %llx", &idx, &src, &tgt, &data) == 4 &&
-		    (src & 1) && (in_fn(src & ~1ULL, fn) || in_fn(tgt & ~1ULL, fn)))
+		    rvctr_entry_valid(src) &&
+		    (in_fn(rvctr_entry_source(src), fn) ||
+		     in_fn(rvctr_entry_target(tgt), fn)))
 			n++;
 	return n;
 }
