@@ -769,6 +769,7 @@ int rvctr_ctr_probe(struct rvctr_ctr *ctr, const struct rvctr_caps *caps,
 		    struct pmu *pmu)
 {
 	unsigned long flags;
+	int ret;
 
 	rvctr_ctr_sysfs_init(ctr);
 	ctr->depths = caps->ctr_depths;
@@ -786,13 +787,20 @@ int rvctr_ctr_probe(struct rvctr_ctr *ctr, const struct rvctr_caps *caps,
 	if (!ctr->task_ctx_cache)
 		return -ENOMEM;
 	pmu->task_ctx_cache = ctr->task_ctx_cache;
-	rvctr_ctr_debugfs_init(ctr);
 	/*
 	 * Not static_call_update(perf_snapshot_branch_stack): BPF inlines
 	 * that static call's target into each program at load, and the
 	 * call would outlive this module (kernel/patches/).
 	 */
-	perf_snapshot_branch_stack_register(rvctr_ctr_snapshot);
+	ret = perf_snapshot_branch_stack_register(rvctr_ctr_snapshot);
+	if (ret) {
+		pr_err("another driver provides bpf_get_branch_snapshot(): %d\n",
+		       ret);
+		pmu->task_ctx_cache = NULL;
+		kmem_cache_destroy(ctr->task_ctx_cache);
+		return ret;
+	}
+	rvctr_ctr_debugfs_init(ctr);
 	return 0;
 }
 
