@@ -7,8 +7,11 @@
 #define _RVCTR_H
 
 #include <linux/bits.h>
+#include <linux/notifier.h>
 #include <linux/perf_event.h>
+#include <linux/perf/riscv_pmu.h>
 #include <linux/platform_device.h>
+#include <linux/sysctl.h>
 #include <linux/types.h>
 
 #include "rvctr_ctr.h"
@@ -53,6 +56,8 @@ static inline bool rvctr_has(const struct rvctr_caps *caps, enum rvctr_ext ext)
 #define RVCTR_F_FW		BIT(0)	/* SBI firmware counter */
 #define RVCTR_F_DELEG		BIT(1)	/* event may use delegated counters */
 #define RVCTR_F_ON_DELEG	BIT(2)	/* currently on a delegated counter */
+#define RVCTR_F_UA_USER		BIT(3)	/* opened under perf_user_access=1 */
+#define RVCTR_F_UA_LEGACY	BIT(4)	/* opened under perf_user_access=2 */
 
 /* A vendor's events and format fields, chosen by mvendorid/marchid. */
 struct rvctr_vendor {
@@ -76,11 +81,17 @@ struct rvctr_cpu {
 	/* Event selector each delegated counter holds, 0 if none yet */
 	u64 deleg_sel[RVCTR_HW_COUNTERS];
 	bool deleg_sel_known;	/* read back once per module load */
+	/* Counters stopped by CPU_PM_ENTER, to start again on exit */
+	unsigned long pm_running;
 	struct rvctr_ctr_cpu ctr;
 };
 
 struct rvctr_pmu {
-	struct pmu pmu;
+	/*
+	 * riscv_pmu.c's arch_perf_update_userpage() takes the PMU as a
+	 * struct riscv_pmu: only .pmu and .ctr_get_width are used.
+	 */
+	struct riscv_pmu base;
 	struct device *dev;
 	struct rvctr_caps caps;
 	struct rvctr_cpu __percpu *cpus;
@@ -97,14 +108,19 @@ struct rvctr_pmu {
 	const struct attribute_group *attr_groups[5];
 	const struct attribute_group *attr_update[2];
 	struct rvctr_ctr ctr;
-	int irq;
+	int irq;		/* the LCOFI, or 0 without Sscofpmf */
 	int hp_state;
 	struct hlist_node hp_node;
+	struct notifier_block cpu_pm_nb;
+	/* kernel.perf_user_access (rvctr_user.c) */
+	int user_access;
+	struct ctl_table user_table[1];
+	struct ctl_table_header *user_sysctl;
 };
 
 static inline struct rvctr_pmu *to_rvctr_pmu(struct pmu *pmu)
 {
-	return container_of(pmu, struct rvctr_pmu, pmu);
+	return container_of(pmu, struct rvctr_pmu, base.pmu);
 }
 
 /* rvctr_counter.c: programming counters, by SBI ecall or directly. */
@@ -122,8 +138,23 @@ void rvctr_counters_stop_used(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc);
 void rvctr_counters_restart(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 			    unsigned long running, unsigned long reload);
 void rvctr_counters_reset_cpu(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc);
+int rvctr_counters_cpu_check(struct rvctr_pmu *rp);
+void rvctr_counters_pm_exit(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc);
 u64 rvctr_counter_width_mask(struct rvctr_pmu *rp, int idx);
 unsigned int rvctr_counter_csr_bit(struct rvctr_pmu *rp, int idx);
+
+/* rvctr_user.c: user-space counter access, kernel.perf_user_access */
+void rvctr_user_init(struct rvctr_pmu *rp);
+void rvctr_user_exit(struct rvctr_pmu *rp);
+void rvctr_user_cpu_init(struct rvctr_pmu *rp);
+void rvctr_user_event_init(struct rvctr_pmu *rp, struct perf_event *event);
+bool rvctr_user_legacy_fixed(struct perf_event *event, unsigned long *cmask);
+int rvctr_user_event_idx(struct perf_event *event);
+void rvctr_user_start(struct rvctr_pmu *rp, struct perf_event *event);
+void rvctr_user_stop(struct rvctr_pmu *rp, struct perf_event *event);
+void rvctr_user_event_mapped(struct perf_event *event, struct mm_struct *mm);
+void rvctr_user_event_unmapped(struct perf_event *event, struct mm_struct *mm);
+int rvctr_user_ctr_width(int idx);
 
 /* rvctr_events.c: event maps, filters and sysfs attributes. */
 int rvctr_event_map(struct rvctr_pmu *rp, struct perf_event *event);

@@ -17,6 +17,7 @@
 #define pr_fmt(fmt) "rvctr: " fmt
 
 #include <linux/acpi.h>
+#include <linux/cpu_pm.h>
 #include <linux/cpuhotplug.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
@@ -26,10 +27,13 @@
 #include <linux/of.h>
 #include <linux/perf_event.h>
 #include <linux/platform_device.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include <asm/csr.h>
 #include <asm/irq.h>
+#include <asm/sbi.h>
+#include <asm/vendorid_list.h>
 
 #include <rvctr/ctr.h>
 #include "rvctr.h"
@@ -116,6 +120,7 @@ static void rvctr_start(struct perf_event *event, int flags)
 	rvctr_set_period(rp, event);
 	rvctr_counter_start(rp, event, local64_read(&hwc->prev_count) &
 			    rvctr_counter_width_mask(rp, hwc->idx));
+	rvctr_user_start(rp, event);
 	perf_event_update_userpage(event);
 }
 
@@ -125,6 +130,7 @@ static void rvctr_stop(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 
 	if (!(hwc->state & PERF_HES_STOPPED)) {
+		rvctr_user_stop(rp, event);
 		rvctr_counter_stop(rp, event);
 		hwc->state |= PERF_HES_STOPPED;
 	}
@@ -216,6 +222,7 @@ static int rvctr_event_init(struct perf_event *event)
 {
 	struct rvctr_pmu *rp = to_rvctr_pmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
+	unsigned long cmask;
 	int ret;
 
 	switch (event->attr.type) {
@@ -229,6 +236,10 @@ static int rvctr_event_init(struct perf_event *event)
 	ret = rvctr_event_map(rp, event);
 	if (ret)
 		return ret;
+	rvctr_user_event_init(rp, event);
+	cmask = hwc->extra_reg.config;
+	if (rvctr_user_legacy_fixed(event, &cmask) && (cmask & rp->hw_mask))
+		hwc->extra_reg.config = cmask;
 	ret = rvctr_validate_group(rp, event);
 	if (ret)
 		return ret;
@@ -246,7 +257,6 @@ static int rvctr_event_init(struct perf_event *event)
 
 /* ---- the overflow interrupt -------------------------------------------- */
 
-/* One overflowed event; false if it was throttled and must stay stopped. */
 /*
  * The overflow of a user-only event can be taken after the hart entered
  * the kernel (the interrupt waits until S-mode interrupts are enabled):
@@ -263,6 +273,11 @@ static struct pt_regs *rvctr_sample_regs(struct perf_event *event,
 	return task_pt_regs(current);
 }
 
+/*
+ * One overflowed event; false if it was throttled and must stay stopped.
+ * Up to Linux 6.15 the driver stops a throttled event, from 6.16 the
+ * core already has (rvctr_stop() is then a no-op).
+ */
 static bool rvctr_overflow(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 			   struct perf_event *event, struct pt_regs *regs)
 {
@@ -279,7 +294,7 @@ static bool rvctr_overflow(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 		rvctr_ctr_sample(&rp->ctr, &cpuc->ctr, event, &data);
 	if (!perf_event_overflow(event, &data, regs))
 		return true;
-	event->hw.state |= PERF_HES_STOPPED;
+	rvctr_stop(event, 0);
 	return false;
 }
 
@@ -311,6 +326,13 @@ static unsigned long rvctr_running(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc)
  * software-writable bit of sip) because OpenSBI clears a counter's OF bit
  * on COUNTER_START only while LCOFIP is clear.  The hart sees its own CSR
  * accesses in program order (Zicsr "CSR Access Ordering"): no fence.
+ *
+ * perf_event_overflow() may throttle: the event, and from Linux 6.16 its
+ * whole group (perf_event_throttle_group() calls pmu->stop on each
+ * member).  What restarts is what is still started afterwards, never the
+ * set from before the samples: a stopped member left counting would
+ * meet its unthrottling start() on a running counter, which the SBI
+ * refuses with ALREADY_STARTED, keeping the old value.
  */
 static irqreturn_t rvctr_irq(int irq, void *dev)
 {
@@ -318,6 +340,7 @@ static irqreturn_t rvctr_irq(int irq, void *dev)
 	struct rvctr_pmu *rp = cpuc->rp;
 	struct pt_regs *regs = get_irq_regs();
 	unsigned long ovf, running, reload = 0;
+	u64 start = sched_clock();
 	int idx;
 
 	if (!(csr_read(CSR_SCOUNTOVF) & cpuc->used_hw_csr)) {
@@ -335,11 +358,11 @@ static irqreturn_t rvctr_irq(int irq, void *dev)
 			continue;
 		if (rvctr_overflow(rp, cpuc, cpuc->events[idx], regs))
 			reload |= BIT(idx);
-		else
-			running &= ~BIT(idx);
 	}
+	running &= rvctr_running(rp, cpuc);
 	rvctr_ctr_unfreeze(&cpuc->ctr);
-	rvctr_counters_restart(rp, cpuc, running, reload);
+	rvctr_counters_restart(rp, cpuc, running, reload & running);
+	perf_sample_event_took(sched_clock() - start);
 	return IRQ_HANDLED;
 }
 
@@ -364,37 +387,54 @@ static int rvctr_irq_setup(struct rvctr_pmu *rp)
 		dev_err(rp->dev, "cannot request the overflow irq %d: %d\n",
 			rp->irq, ret);
 		irq_dispose_mapping(rp->irq);
+		rp->irq = 0;
 	}
 	return ret;
 }
 
 static void rvctr_irq_free(struct rvctr_pmu *rp)
 {
+	if (!rp->irq)
+		return;
 	free_percpu_irq(rp->irq, rp->cpus);
 	irq_dispose_mapping(rp->irq);
 }
 
 /* ---- CPU hotplug: one instance, callbacks run on the hart concerned ---- */
 
-static int rvctr_cpu_online(unsigned int cpu, struct hlist_node *node)
+/*
+ * A STARTING state, as riscv_pmu_sbi's CPUHP_AP_PERF_RISCV_STARTING: it
+ * runs on the incoming hart with interrupts off, before
+ * CPUHP_AP_PERF_ONLINE lets the perf core schedule events there.  A hart
+ * that lacks what the PMU advertises (a delegated counter, the CTR depth
+ * or filter bits in use) is refused: its events could not be honoured.
+ */
+static int rvctr_cpu_starting(unsigned int cpu, struct hlist_node *node)
 {
 	struct rvctr_pmu *rp = hlist_entry_safe(node, struct rvctr_pmu, hp_node);
-	unsigned long flags;
+	struct rvctr_cpu *cpuc = this_cpu_ptr(rp->cpus);
+	int ret;
 
-	/* siselect users run with interrupts off. */
-	local_irq_save(flags);
-	rvctr_counters_reset_cpu(rp, this_cpu_ptr(rp->cpus));
+	ret = rvctr_counters_cpu_check(rp);
+	if (ret)
+		return ret;
+	ret = rvctr_ctr_cpu_starting(&rp->ctr);
+	if (ret)
+		return ret;
+	rvctr_counters_reset_cpu(rp, cpuc);
+	rvctr_user_cpu_init(rp);
 	csr_clear(CSR_IP, BIT(RV_IRQ_PMU));
-	local_irq_restore(flags);
-	enable_percpu_irq(rp->irq, IRQ_TYPE_NONE);
+	if (rp->irq)
+		enable_percpu_irq(rp->irq, IRQ_TYPE_NONE);
 	return 0;
 }
 
-static int rvctr_cpu_offline(unsigned int cpu, struct hlist_node *node)
+static int rvctr_cpu_dying(unsigned int cpu, struct hlist_node *node)
 {
 	struct rvctr_pmu *rp = hlist_entry_safe(node, struct rvctr_pmu, hp_node);
 
-	disable_percpu_irq(rp->irq);
+	if (rp->irq)
+		disable_percpu_irq(rp->irq);
 	return 0;
 }
 
@@ -402,32 +442,86 @@ static int rvctr_hotplug_setup(struct rvctr_pmu *rp)
 {
 	int ret;
 
-	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "perf/riscv/rvctr:online",
-				      rvctr_cpu_online, rvctr_cpu_offline);
-	if (ret < 0)
+	ret = cpuhp_setup_state_multi(CPUHP_AP_PERF_RISCV_STARTING,
+				      "perf/riscv/rvctr:starting",
+				      rvctr_cpu_starting, rvctr_cpu_dying);
+	if (ret) {
+		dev_err(rp->dev, "CPU hotplug state taken (%d): is riscv_pmu_sbi built in?\n",
+			ret);
 		return ret;
-	rp->hp_state = ret;
-	ret = cpuhp_state_add_instance(rp->hp_state, &rp->hp_node);
-	if (ret)
-		cpuhp_remove_multi_state(rp->hp_state);
+	}
+	ret = cpuhp_state_add_instance(CPUHP_AP_PERF_RISCV_STARTING, &rp->hp_node);
+	if (ret) {
+		dev_err(rp->dev, "a CPU lacks what the others have: %d\n", ret);
+		cpuhp_remove_multi_state(CPUHP_AP_PERF_RISCV_STARTING);
+	}
 	return ret;
 }
 
 static void rvctr_hotplug_remove(struct rvctr_pmu *rp)
 {
-	cpuhp_state_remove_instance(rp->hp_state, &rp->hp_node);
-	cpuhp_remove_multi_state(rp->hp_state);
+	cpuhp_state_remove_instance(CPUHP_AP_PERF_RISCV_STARTING, &rp->hp_node);
+	cpuhp_remove_multi_state(CPUHP_AP_PERF_RISCV_STARTING);
+}
+
+/* ---- CPU power management --------------------------------------------- */
+
+/*
+ * A non-retentive idle state loses the counters, scounteren and the CTR
+ * CSRs and buffer (SBI v2.0 9.2 HART_SUSPEND: non-retentive).  The
+ * started events are stopped with their counts brought up to date, and
+ * started again on exit; the CTR buffer starts empty, as after a task
+ * switch.  Called on the hart, with interrupts off, as riscv_pmu_sbi's
+ * riscv_pm_pmu_notify().
+ */
+static int rvctr_cpu_pm_notify(struct notifier_block *nb, unsigned long cmd,
+			       void *v)
+{
+	struct rvctr_pmu *rp = container_of(nb, struct rvctr_pmu, cpu_pm_nb);
+	struct rvctr_cpu *cpuc = this_cpu_ptr(rp->cpus);
+	struct perf_event *event;
+	int idx;
+
+	switch (cmd) {
+	case CPU_PM_ENTER:
+		cpuc->pm_running = 0;
+		rvctr_ctr_disable(&cpuc->ctr);
+		for_each_set_bit(idx, cpuc->used, RVCTR_MAX_COUNTERS) {
+			event = cpuc->events[idx];
+			if (event->hw.state & PERF_HES_STOPPED)
+				continue;
+			rvctr_stop(event, PERF_EF_UPDATE);
+			__set_bit(idx, &cpuc->pm_running);
+		}
+		break;
+	case CPU_PM_EXIT:
+	case CPU_PM_ENTER_FAILED:
+		rvctr_user_cpu_init(rp);
+		rvctr_counters_pm_exit(rp, cpuc);
+		rvctr_ctr_cpu_pm_exit(&cpuc->ctr);
+		for_each_set_bit(idx, &cpuc->pm_running, RVCTR_MAX_COUNTERS)
+			rvctr_start(cpuc->events[idx], PERF_EF_RELOAD);
+		cpuc->pm_running = 0;
+		rvctr_ctr_enable(&cpuc->ctr);
+		break;
+	default:
+		return NOTIFY_DONE;
+	}
+	return NOTIFY_OK;
 }
 
 /* ---- probe ------------------------------------------------------------- */
 
 static void rvctr_pmu_init(struct rvctr_pmu *rp)
 {
-	rp->pmu = (struct pmu) {
+	rp->base.pmu = (struct pmu) {
 		.module		= THIS_MODULE,
 		.parent		= rp->dev,
 		.task_ctx_nr	= perf_hw_context,
 		.event_init	= rvctr_event_init,
+		.event_mapped	= rvctr_user_event_mapped,
+		.event_unmapped	= rvctr_user_event_unmapped,
+		.event_idx	= rvctr_user_event_idx,
 		.add		= rvctr_add,
 		.del		= rvctr_del,
 		.start		= rvctr_start,
@@ -437,6 +531,11 @@ static void rvctr_pmu_init(struct rvctr_pmu *rp)
 		.pmu_disable	= rvctr_pmu_disable,
 		.sched_task	= rvctr_sched_task,
 	};
+	/* Without an overflow interrupt the core refuses sampling events. */
+	if (!rp->irq)
+		rp->base.pmu.capabilities |= PERF_PMU_CAP_NO_INTERRUPT;
+	rp->base.name = "rvctr";
+	rp->base.ctr_get_width = rvctr_user_ctr_width;
 	rvctr_sysfs_init(rp);
 }
 
@@ -452,10 +551,27 @@ static int rvctr_percpu_init(struct rvctr_pmu *rp)
 	return 0;
 }
 
+/*
+ * Overflow interrupts that are not Sscofpmf's LCOFI.  riscv_pmu_sbi
+ * handles T-Head C9xx's (irq 17, errata THEAD_PMU) and Andes'
+ * (XAndesPMU, irq 18); rvctr does not, and says so.
+ */
+static const char *rvctr_vendor_irq(void)
+{
+	switch (riscv_cached_mvendorid(0)) {
+	case THEAD_VENDOR_ID:
+		return "T-Head C9xx";
+	case ANDES_VENDOR_ID:
+		return "Andes";
+	}
+	return NULL;
+}
+
 /* Discover the harts, the counters and the events. */
 static int rvctr_discover(struct rvctr_pmu *rp)
 {
 	unsigned int width = 63;
+	const char *vendor;
 	int ret, idx;
 
 	ret = rvctr_isa_probe(rp->dev, &rp->caps);
@@ -463,8 +579,12 @@ static int rvctr_discover(struct rvctr_pmu *rp)
 		return ret;
 	rvctr_report(rp->dev, &rp->caps);
 	if (!rvctr_has(&rp->caps, RVCTR_EXT_SSCOFPMF)) {
-		dev_err(rp->dev, "not every hart has Sscofpmf: no counter overflow interrupt, no sampling; not loading\n");
-		return -ENODEV;
+		vendor = rvctr_vendor_irq();
+		if (vendor)
+			dev_warn(rp->dev, "the %s overflow interrupt is not supported: counting only, no sampling\n",
+				 vendor);
+		else
+			dev_warn(rp->dev, "not every hart has Sscofpmf: no counter overflow interrupt, no privilege filter: counting only, no sampling\n");
 	}
 	ret = rvctr_counters_probe(rp);
 	if (ret)
@@ -505,27 +625,37 @@ static int rvctr_probe(struct platform_device *pdev)
 	ret = rvctr_percpu_init(rp);
 	if (ret)
 		return ret;
-	ret = rvctr_irq_setup(rp);
-	if (ret)
-		return ret;
+	if (rvctr_has(&rp->caps, RVCTR_EXT_SSCOFPMF)) {
+		ret = rvctr_irq_setup(rp);
+		if (ret)
+			return ret;
+	}
 	rvctr_pmu_init(rp);
 	/* After rvctr_pmu_init(): it sets pmu->task_ctx_cache. */
-	ret = rvctr_ctr_probe(&rp->ctr, &rp->caps, &rp->pmu);
+	ret = rvctr_ctr_probe(&rp->ctr, &rp->caps, &rp->base.pmu);
 	if (ret)
 		goto err_irq;
+	rvctr_user_init(rp);
 	ret = rvctr_hotplug_setup(rp);
 	if (ret)
 		goto err_ctr;
-	ret = perf_pmu_register(&rp->pmu, "cpu", PERF_TYPE_RAW);
+	rp->cpu_pm_nb.notifier_call = rvctr_cpu_pm_notify;
+	ret = cpu_pm_register_notifier(&rp->cpu_pm_nb);
 	if (ret)
 		goto err_hotplug;
+	ret = perf_pmu_register(&rp->base.pmu, "cpu", PERF_TYPE_RAW);
+	if (ret)
+		goto err_pm;
 	platform_set_drvdata(pdev, rp);
 	return 0;
 
+err_pm:
+	cpu_pm_unregister_notifier(&rp->cpu_pm_nb);
 err_hotplug:
 	rvctr_hotplug_remove(rp);
 err_ctr:
-	rvctr_ctr_remove(&rp->ctr, &rp->pmu);
+	rvctr_user_exit(rp);
+	rvctr_ctr_remove(&rp->ctr, &rp->base.pmu);
 err_irq:
 	rvctr_irq_free(rp);
 	return ret;
@@ -535,9 +665,11 @@ static void rvctr_remove(struct platform_device *pdev)
 {
 	struct rvctr_pmu *rp = platform_get_drvdata(pdev);
 
-	perf_pmu_unregister(&rp->pmu);
+	perf_pmu_unregister(&rp->base.pmu);
+	cpu_pm_unregister_notifier(&rp->cpu_pm_nb);
 	rvctr_hotplug_remove(rp);
-	rvctr_ctr_remove(&rp->ctr, &rp->pmu);
+	rvctr_user_exit(rp);
+	rvctr_ctr_remove(&rp->ctr, &rp->base.pmu);
 	rvctr_irq_free(rp);
 }
 
@@ -558,19 +690,35 @@ static struct platform_driver rvctr_driver = {
 };
 
 /*
- * A device tree boot binds the driver to the "riscv,pmu" node.  An ACPI
- * boot has no PMU device to bind to (the SBI PMU is not described in
- * ACPI), so the module makes one, as riscv_pmu_sbi does, and probe reads
- * the extensions from the RHCT.  The device is found again by name at
- * exit, so the module keeps no pointer to it.
+ * The driver binds to the device tree's "riscv,pmu" node where there is
+ * one.  An ACPI boot has no PMU device to bind to (the SBI PMU is not
+ * described in ACPI), and neither has a device tree without that node
+ * (it is optional: it only tells the firmware the event map; QEMU virt
+ * has it only with Sscofpmf), so the module makes one, as riscv_pmu_sbi
+ * does.  Probe reads the extensions from the RHCT or the cpu nodes.  The
+ * device is found again by name at exit, so the module keeps no pointer
+ * to it.
  */
+static bool rvctr_need_device(void)
+{
+	struct device_node *np;
+	bool have;
+
+	if (!acpi_disabled)
+		return true;
+	np = of_find_compatible_node(NULL, NULL, "riscv,pmu");
+	have = np && of_device_is_available(np);
+	of_node_put(np);
+	return !have;
+}
+
 static int __init rvctr_init(void)
 {
 	struct platform_device *pdev;
 	int ret;
 
 	ret = platform_driver_register(&rvctr_driver);
-	if (ret || acpi_disabled)
+	if (ret || !rvctr_need_device())
 		return ret;
 	pdev = platform_device_register_simple(RVCTR_DRV_NAME, PLATFORM_DEVID_NONE,
 					       NULL, 0);
@@ -586,12 +734,10 @@ static void __exit rvctr_exit(void)
 {
 	struct device *dev;
 
-	if (!acpi_disabled) {
-		dev = bus_find_device_by_name(&platform_bus_type, NULL, RVCTR_DRV_NAME);
-		if (dev) {
-			platform_device_unregister(to_platform_device(dev));
-			put_device(dev);
-		}
+	dev = bus_find_device_by_name(&platform_bus_type, NULL, RVCTR_DRV_NAME);
+	if (dev) {
+		platform_device_unregister(to_platform_device(dev));
+		put_device(dev);
 	}
 	platform_driver_unregister(&rvctr_driver);
 }

@@ -275,7 +275,18 @@ void rvctr_counter_start(struct rvctr_pmu *rp, struct perf_event *event,
 	}
 	ret = rvctr_sbi(SBI_EXT_PMU_COUNTER_START, hwc->idx, 1,
 			SBI_PMU_START_FLAG_SET_INIT_VALUE, ival);
-	if (ret.error && ret.error != SBI_ERR_ALREADY_STARTED)
+	/*
+	 * A running counter is not given the new value (SBI v2.0 11.8:
+	 * ALREADY_STARTED), and the event's prev_count would then not
+	 * match it: stop it and start it again.
+	 */
+	if (ret.error == SBI_ERR_ALREADY_STARTED) {
+		WARN_ONCE(1, "rvctr: counter %d started twice\n", hwc->idx);
+		rvctr_sbi(SBI_EXT_PMU_COUNTER_STOP, hwc->idx, 1, 0, 0);
+		ret = rvctr_sbi(SBI_EXT_PMU_COUNTER_START, hwc->idx, 1,
+				SBI_PMU_START_FLAG_SET_INIT_VALUE, ival);
+	}
+	if (ret.error)
 		pr_err_once("starting counter %d failed: %ld\n", hwc->idx,
 			    ret.error);
 }
@@ -382,6 +393,20 @@ void rvctr_counters_reset_cpu(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc)
 }
 
 /*
+ * After a non-retentive idle state: the delegated counters not in use
+ * may count and carry any OF value; park them again.  The firmware
+ * restores its own counters' state (SBI v2.0 9.2).
+ */
+void rvctr_counters_pm_exit(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc)
+{
+	unsigned long idle = rp->deleg_mask & ~cpuc->used[0];
+	int idx;
+
+	for_each_set_bit(idx, &idle, RVCTR_HW_COUNTERS)
+		rvctr_deleg_park(cpuc, idx);
+}
+
+/*
  * Which counters the firmware delegated: scountinhibit bits of counters
  * that are not delegated are read-only zero (Smcdeleg), so set them all
  * and read back.  Runs on each hart; keeps what every hart has.
@@ -396,6 +421,25 @@ static void rvctr_deleg_probe_cpu(void *info)
 	got = csr_read(RVCTR_CSR_SCOUNTINHIBIT);
 	csr_write(RVCTR_CSR_SCOUNTINHIBIT, old);
 	*mask &= got;
+}
+
+/*
+ * A hart coming online, from the CPU hotplug starting callback: the
+ * counters the PMU was probed with as delegated must be delegated here
+ * too, or events on them would not count.
+ */
+int rvctr_counters_cpu_check(struct rvctr_pmu *rp)
+{
+	unsigned long mask = rp->deleg_mask;
+
+	if (!mask)
+		return 0;
+	rvctr_deleg_probe_cpu(&mask);
+	if (mask == rp->deleg_mask)
+		return 0;
+	pr_warn("CPU%d: counters %#lx are not delegated as on the others (%#lx)\n",
+		smp_processor_id(), mask, rp->deleg_mask);
+	return -EOPNOTSUPP;
 }
 
 static unsigned long rvctr_deleg_probe(struct rvctr_pmu *rp)

@@ -235,6 +235,47 @@ void rvctr_ctr_disable(struct rvctr_ctr_cpu *cc)
 		csr_write(RVCTR_CSR_SCTRCTL, 0);
 }
 
+/*
+ * After a non-retentive idle state (CPU PM exit): sctrdepth and the
+ * buffer are lost.  The buffer starts empty, as after a task switch;
+ * rvctr_ctr_enable() writes sctrctl back.
+ */
+void rvctr_ctr_cpu_pm_exit(struct rvctr_ctr_cpu *cc)
+{
+	if (!cc->users)
+		return;
+	csr_write(RVCTR_CSR_SCTRCTL, 0);
+	csr_write(RVCTR_CSR_SCTRDEPTH, cc->depth_enc);
+	ctr_clear();
+	ctr_thaw();
+}
+
+/*
+ * A hart coming online (CPU hotplug starting callback, interrupts off):
+ * it must support every depth the PMU offers, or an event could be given
+ * a depth that this hart's sctrdepth does not hold.
+ */
+int rvctr_ctr_cpu_starting(struct rvctr_ctr *ctr)
+{
+	unsigned int enc, found = 0;
+	u64 old;
+
+	if (!ctr->depths)
+		return 0;
+	old = csr_read(RVCTR_CSR_SCTRDEPTH);
+	for (enc = 0; enc <= RVCTR_DEPTH_ENC_MAX; enc++) {
+		csr_write(RVCTR_CSR_SCTRDEPTH, enc);
+		if (RVCTR_GET(RVCTR_DEPTH_FIELD, csr_read(RVCTR_CSR_SCTRDEPTH)) == enc)
+			found |= BIT(enc);
+	}
+	csr_write(RVCTR_CSR_SCTRDEPTH, old);
+	if ((found & ctr->depths) == ctr->depths)
+		return 0;
+	pr_warn("CPU%d: CTR depths %#x, the others %#x\n", smp_processor_id(),
+		found, ctr->depths);
+	return -EOPNOTSUPP;
+}
+
 /* ------------------------------------------------------------------ */
 /* the sample                                                          */
 

@@ -84,6 +84,8 @@ int rvctr_ctr_add(struct rvctr_ctr_cpu *cc, struct perf_event *event);
 void rvctr_ctr_del(struct rvctr_ctr_cpu *cc, struct perf_event *event);
 void rvctr_ctr_enable(struct rvctr_ctr_cpu *cc);
 void rvctr_ctr_disable(struct rvctr_ctr_cpu *cc);
+void rvctr_ctr_cpu_pm_exit(struct rvctr_ctr_cpu *cc);
+int rvctr_ctr_cpu_starting(struct rvctr_ctr *ctr);
 void rvctr_ctr_sample(struct rvctr_ctr *ctr, struct rvctr_ctr_cpu *cc,
 		      struct perf_event *event, struct perf_sample_data *data);
 void rvctr_ctr_unfreeze(struct rvctr_ctr_cpu *cc);
@@ -140,6 +142,12 @@ static inline void rvctr_ctr_del(struct rvctr_ctr_cpu *cc,
 				 struct perf_event *event) { }
 static inline void rvctr_ctr_enable(struct rvctr_ctr_cpu *cc) { }
 static inline void rvctr_ctr_disable(struct rvctr_ctr_cpu *cc) { }
+static inline void rvctr_ctr_cpu_pm_exit(struct rvctr_ctr_cpu *cc) { }
+static inline int rvctr_ctr_cpu_starting(struct rvctr_ctr *ctr)
+{
+	return 0;
+}
+
 static inline void rvctr_ctr_sample(struct rvctr_ctr *ctr,
 				    struct rvctr_ctr_cpu *cc,
 				    struct perf_event *event,

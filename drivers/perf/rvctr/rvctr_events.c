@@ -193,15 +193,16 @@ void rvctr_sysfs_init(struct rvctr_pmu *rp)
 	rp->attr_groups[n++] = &rp->ctr.caps_group;
 	rp->attr_groups[n++] = &rp->ctr.ctl_group;
 	rp->attr_groups[n] = NULL;
-	rp->pmu.attr_groups = rp->attr_groups;
+	rp->base.pmu.attr_groups = rp->attr_groups;
 	/* A second "events" group: attr_update merges it into the first. */
 	rp->attr_update[0] = rp->vendor ? rp->vendor->events : NULL;
 	rp->attr_update[1] = NULL;
-	rp->pmu.attr_update = rp->attr_update;
+	rp->base.pmu.attr_update = rp->attr_update;
 }
 
 /*
- * Privilege filters.  M-mode (the SBI firmware) is never counted: the
+ * Privilege filters, which need Sscofpmf: without it a filtered event
+ * is refused rather than counted in every mode.  M-mode (the SBI firmware) is never counted: the
  * firmware sets MINH, so exclude_hv is honoured by construction.  Guest
  * modes exist only with the H extension: without it exclude_guest is
  * trivially true and a guest-only event (exclude_host) cannot count
@@ -215,6 +216,12 @@ static int rvctr_event_filters(struct rvctr_pmu *rp, struct perf_event *event)
 	unsigned long flags = 0;
 	u64 inh = 0;
 
+	/* The xINH bits of mhpmevent are Sscofpmf's (Sscofpmf 1.0). */
+	if ((attr->exclude_user || attr->exclude_kernel) &&
+	    !rvctr_has(&rp->caps, RVCTR_EXT_SSCOFPMF)) {
+		pr_debug("exclude_user/exclude_kernel need Sscofpmf\n");
+		return -EOPNOTSUPP;
+	}
 	if (attr->exclude_host && !has_h) {
 		pr_debug("exclude_host without the H extension\n");
 		return -EOPNOTSUPP;

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * User-space counter access: which counters U-mode may read directly
+ * (scounteren, privileged spec "Counter-Enable Register"), with the
+ * semantics of riscv_pmu_sbi's kernel.perf_user_access sysctl
+ * (Documentation/admin-guide/sysctl/kernel.rst "perf_user_access"):
+ *
+ *   0  no direct access: rdcycle, rdinstret and rdhpmcounter fault;
+ *   1  (default) a task may read the counter of its own event once it
+ *      has mmapped it (cap_user_rdpmc in the user page), nothing else;
+ *   2  legacy: cycle and instret are readable by every task, as the
+ *      firmware leaves them; cycles and instructions events are put on
+ *      those counters so that the user page can point at them.
+ *
+ * time (scounteren.TM) is always readable: the vDSO reads it.  The mode
+ * is taken at event_init, so an event keeps the access it was opened
+ * with; a change rewrites scounteren on every CPU, as stock does.
+ *
+ * The user page itself is filled by riscv_pmu.c's
+ * arch_perf_update_userpage(), which finds the counter width through
+ * struct riscv_pmu: that is why struct rvctr_pmu embeds one.
+ */
+#define pr_fmt(fmt) "rvctr: " fmt
+
+#include <linux/perf_event.h>
+#include <linux/perf/riscv_pmu.h>
+#include <linux/smp.h>
+#include <linux/sysctl.h>
+#include <asm/csr.h>
+#include <asm/sbi.h>
+
+#include "rvctr.h"
+
+#if !IS_ENABLED(CONFIG_RISCV_PMU)
+#error "rvctr needs CONFIG_RISCV_PMU=y: riscv_pmu.c fills the user page"
+#endif
+
+#define RVCTR_UA_NONE		0
+#define RVCTR_UA_USER		1
+#define RVCTR_UA_LEGACY		2
+
+#define RVCTR_SCOUNTEREN_TM	BIT(1)
+#define RVCTR_SCOUNTEREN_FIXED	(BIT(0) | BIT(1) | BIT(2))
+
+static unsigned long rvctr_user_base(int mode)
+{
+	return mode == RVCTR_UA_LEGACY ? RVCTR_SCOUNTEREN_FIXED :
+					 RVCTR_SCOUNTEREN_TM;
+}
+
+/* On each hart coming online, and on each after a sysctl change. */
+void rvctr_user_cpu_init(struct rvctr_pmu *rp)
+{
+	csr_write(CSR_SCOUNTEREN, rvctr_user_base(READ_ONCE(rp->user_access)));
+}
+
+static void rvctr_user_apply(void *info)
+{
+	rvctr_user_cpu_init(info);
+}
+
+static int rvctr_user_access_handler(const struct ctl_table *table, int write,
+				     void *buffer, size_t *lenp, loff_t *ppos)
+{
+	struct rvctr_pmu *rp = container_of((int *)table->data,
+					    struct rvctr_pmu, user_access);
+	int ret;
+
+	ret = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+	if (ret || !write)
+		return ret;
+	on_each_cpu(rvctr_user_apply, rp, 1);
+	return 0;
+}
+
+/*
+ * kernel.perf_user_access, as riscv_pmu_sbi registers it.  The table
+ * lives in struct rvctr_pmu: its data is this PMU's mode.
+ */
+void rvctr_user_init(struct rvctr_pmu *rp)
+{
+	rp->user_access = RVCTR_UA_USER;
+	rp->user_table[0] = (struct ctl_table) {
+		.procname	= "perf_user_access",
+		.data		= &rp->user_access,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= rvctr_user_access_handler,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_TWO,
+	};
+	rp->user_sysctl = register_sysctl("kernel", rp->user_table);
+	if (!rp->user_sysctl)
+		dev_warn(rp->dev, "cannot register kernel.perf_user_access: user-space counter access stays at 1\n");
+}
+
+void rvctr_user_exit(struct rvctr_pmu *rp)
+{
+	unregister_sysctl_table(rp->user_sysctl);
+}
+
+/* event_init: remember the mode the event was opened under. */
+void rvctr_user_event_init(struct rvctr_pmu *rp, struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	switch (READ_ONCE(rp->user_access)) {
+	case RVCTR_UA_USER:
+		hwc->flags |= RVCTR_F_UA_USER;
+		break;
+	case RVCTR_UA_LEGACY:
+		hwc->flags |= RVCTR_F_UA_LEGACY;
+		break;
+	}
+}
+
+/*
+ * Legacy mode lets user space read cycle and instret only: a counting
+ * cycles or instructions event goes there, or the user page could not
+ * point at it.
+ */
+bool rvctr_user_legacy_fixed(struct perf_event *event, unsigned long *cmask)
+{
+	if (!(event->hw.flags & RVCTR_F_UA_LEGACY) ||
+	    event->attr.type != PERF_TYPE_HARDWARE || is_sampling_event(event))
+		return false;
+	switch (event->attr.config) {
+	case PERF_COUNT_HW_CPU_CYCLES:
+		*cmask &= BIT(0);
+		return true;
+	case PERF_COUNT_HW_INSTRUCTIONS:
+		*cmask &= BIT(2);
+		return true;
+	}
+	return false;
+}
+
+/* The scounteren bit of @event's counter, if user space may read it. */
+static bool rvctr_user_bit(struct rvctr_pmu *rp, struct perf_event *event,
+			   unsigned int *bit)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (!(hwc->flags & PERF_EVENT_FLAG_USER_READ_CNT) || hwc->idx < 0 ||
+	    (hwc->flags & RVCTR_F_FW))
+		return false;
+	*bit = rvctr_counter_csr_bit(rp, hwc->idx);
+	if (hwc->flags & RVCTR_F_UA_USER)
+		return true;
+	return (hwc->flags & RVCTR_F_UA_LEGACY) && (BIT(*bit) & RVCTR_SCOUNTEREN_FIXED);
+}
+
+/* pmu->event_idx: the counter user space reads is CSR cycle + idx - 1. */
+int rvctr_user_event_idx(struct perf_event *event)
+{
+	unsigned int bit;
+
+	if (!rvctr_user_bit(to_rvctr_pmu(event->pmu), event, &bit))
+		return 0;
+	return bit + 1;
+}
+
+/* From pmu->start/stop, on the event's hart. */
+void rvctr_user_start(struct rvctr_pmu *rp, struct perf_event *event)
+{
+	unsigned int bit;
+
+	if ((event->hw.flags & RVCTR_F_UA_USER) && rvctr_user_bit(rp, event, &bit))
+		csr_set(CSR_SCOUNTEREN, BIT(bit));
+}
+
+/*
+ * Whether or not the event is still mapped: the flag may have been
+ * cleared since the bit was set on this hart (rvctr_user_event_unmapped()).
+ */
+void rvctr_user_stop(struct rvctr_pmu *rp, struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	if ((hwc->flags & RVCTR_F_UA_USER) && hwc->idx >= 0 &&
+	    !(hwc->flags & RVCTR_F_FW))
+		csr_clear(CSR_SCOUNTEREN,
+			  BIT(rvctr_counter_csr_bit(rp, hwc->idx)));
+}
+
+/*
+ * On the hart the event runs on (only there is its counter at hw.idx),
+ * with interrupts off, so serialised with the event's start and stop:
+ * open or close the counter, then say so in the user page.
+ */
+static void rvctr_user_map_ipi(void *info)
+{
+	struct perf_event *event = info;
+	struct rvctr_pmu *rp = to_rvctr_pmu(event->pmu);
+
+	if (READ_ONCE(event->oncpu) != smp_processor_id())
+		return;
+	if (event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT)
+		rvctr_user_start(rp, event);
+	perf_event_update_userpage(event);
+}
+
+static void rvctr_user_unmap_ipi(void *info)
+{
+	struct perf_event *event = info;
+	struct rvctr_pmu *rp = to_rvctr_pmu(event->pmu);
+
+	if (READ_ONCE(event->oncpu) != smp_processor_id())
+		return;
+	rvctr_user_stop(rp, event);
+	event->hw.flags &= ~PERF_EVENT_FLAG_USER_READ_CNT;
+	perf_event_update_userpage(event);
+}
+
+/* Run @fn on the CPU @event is active on, if any. */
+static void rvctr_user_on_event_cpu(struct perf_event *event,
+				    smp_call_func_t fn)
+{
+	int cpu = READ_ONCE(event->oncpu);
+
+	if (cpu >= 0)
+		smp_call_function_single(cpu, fn, event, 1);
+}
+
+/*
+ * pmu->event_mapped: the task mmapped its event.  The core filled the
+ * user page before this call (perf_mmap()), without access; the event's
+ * hart opens the counter and rewrites the page, in that order, so user
+ * space never sees cap_user_rdpmc before it may read.  From then on
+ * start() and stop() open and close the counter where the event runs.
+ * Where riscv_pmu_sbi sets the scounteren bit on every CPU of the mm,
+ * this touches only the event's own hart: elsewhere that counter index
+ * belongs to whatever runs there.
+ */
+void rvctr_user_event_mapped(struct perf_event *event, struct mm_struct *mm)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (!(hwc->flags & (RVCTR_F_UA_USER | RVCTR_F_UA_LEGACY)))
+		return;
+	if ((hwc->flags & RVCTR_F_UA_LEGACY) &&
+	    (event->attr.type != PERF_TYPE_HARDWARE ||
+	     (event->attr.config != PERF_COUNT_HW_CPU_CYCLES &&
+	      event->attr.config != PERF_COUNT_HW_INSTRUCTIONS)))
+		return;
+	hwc->flags |= PERF_EVENT_FLAG_USER_READ_CNT;
+	rvctr_user_on_event_cpu(event, rvctr_user_map_ipi);
+}
+
+void rvctr_user_event_unmapped(struct perf_event *event, struct mm_struct *mm)
+{
+	if (!(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT))
+		return;
+	rvctr_user_on_event_cpu(event, rvctr_user_unmap_ipi);
+	event->hw.flags &= ~PERF_EVENT_FLAG_USER_READ_CNT;
+}
+
+/*
+ * riscv_pmu.ctr_get_width, for arch_perf_update_userpage(): the width
+ * of SBI counter @idx, less one.  The callback has no PMU argument, so
+ * the firmware is asked (SBI v2.0 11.7 COUNTER_GET_INFO); it is called
+ * only for an event user space may read.
+ */
+int rvctr_user_ctr_width(int idx)
+{
+	union sbi_pmu_ctr_info info;
+	struct sbiret ret;
+
+	ret = sbi_ecall(SBI_EXT_PMU, SBI_EXT_PMU_COUNTER_GET_INFO, idx,
+			0, 0, 0, 0, 0);
+	if (ret.error)
+		return 63;
+	info.value = ret.value;
+	return info.width;
+}
