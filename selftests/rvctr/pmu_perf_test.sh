@@ -4,8 +4,8 @@
 # sampling, run against the rvctr PMU.  perf's own verdict is kept: "Ok"
 # passes, "Skip" skips (with perf's reason), anything else fails.
 . ./lib.sh
-# Not listed: "Read samples using the mmap interface" samples syscall
-# tracepoints (the bench kernel has none); "Parse event definition
+# Not listed: "mmap interface" runs on an -icount board
+# (pmu_perf_mmap_test.sh); "Parse event definition
 # strings" needs more than the 150 s per test the bench allows; "Object
 # code reading" takes its samples but compares them with objdump output,
 # which is empty in the guest (buf2 all zeros).
