@@ -46,7 +46,7 @@ has sscofpmf || nosscofpmf=1
 has sscofpmf && ! has smctr && ! has ssctr && noctr=1
 has smcdeleg && has ssccfg || nodeleg=1
 [ "$harts" -gt 2 ] && many=1
-diag "board: $harts harts;${nosscofpmf:+ no Sscofpmf;}${noctr:+ no Smctr/Ssctr;}${nodeleg:+ no Smcdeleg/Ssccfg;} ${icount:+-icount}"
+diag "board: $harts harts${nosscofpmf:+, no Sscofpmf}${noctr:+, no Smctr/Ssctr}${nodeleg:+, no Smcdeleg/Ssccfg}${icount:+; -icount}"
 diag "extensions on every hart:$exts"
 dmesg | grep rvctr | sed 's/^/# /'
 if [ -z "$nosscofpmf$noctr$nodeleg$many" ]; then
@@ -54,7 +54,7 @@ if [ -z "$nosscofpmf$noctr$nodeleg$many" ]; then
 	tap_done
 fi
 
-check "rvctr is loaded" grep -q '^rvctr ' /proc/modules
+check "rvctr.ko is loaded" grep -q '^rvctr ' /proc/modules
 check "the cpu PMU is registered" test -d "$pmu/events"
 if [ -e /proc/device-tree/cpus ]; then
 	# The probe read what the board has (rvctr_report()).
