@@ -31,6 +31,8 @@ KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR) \
 	guest-test-icount guest-test-acpi guest-test-other other-module \
 	guest-test-sample run-guest-main run-guest-sample run-guest-icount \
 	run-guest-icount1 run-guest-icount2 run-guest-acpi run-guest-other check \
+	guest-test-profiles run-guest-profiles run-guest-nosscofpmf \
+	run-guest-noctr run-guest-nodeleg run-guest-smp4 \
 	check-slow demo bench compare stress clean help
 
 all: module tools selftests
@@ -80,9 +82,10 @@ unit: setup
 #                 speed (probe, module life cycle, hotplug, counts > 0,
 #                 perf's counting tests, unload right after call-stack
 #                 events close, which needs a second hart)
+#   PROFILE_TESTS on boards that lack something rvctr uses (below)
 # pmu_hotplug_test also runs on a two-hart -icount board of its own, where
 # it samples (all modes, which keeps it clear of the starvation).
-# selftests/rvctr/check-passes fails make check if a test is in no pass.
+# tools/testing/check-passes fails make check if a test is in no pass.
 SAMPLE_TESTS := ctr_brstack_test ctr_callstack_test ctr_isolation_test \
 	ctr_bpf_test ctr_spurious_test brstack_perf_test tool_record_test
 ICOUNT_TESTS := pmu_count_test pmu_period_test pmu_exclude_test \
@@ -90,7 +93,8 @@ ICOUNT_TESTS := pmu_count_test pmu_period_test pmu_exclude_test \
 	pmu_perf_mmap_test
 MAIN_TESTS := board_test module_test pmu_module_test pmu_hotplug_test \
 	pmu_perf_test ctr_unload_test
-export SAMPLE_TESTS ICOUNT_TESTS MAIN_TESTS
+PROFILE_TESTS := profile_test
+export SAMPLE_TESTS ICOUNT_TESTS MAIN_TESTS PROFILE_TESTS
 
 guest-test: all rootfs
 	@rm -rf $(BUILD)/guest-test
@@ -146,6 +150,43 @@ guest-test-acpi: all rootfs
 
 run-guest-acpi:
 	$(call RUN_PASS,acpi,ACPI run,RVCTR_VM_ACPI=1 $(ICOUNT_RUN) --smp 1,selftests/rvctr/acpi/run_tests.sh)
+
+# Board profiles: boards without some of what rvctr uses, one short pass
+# each running PROFILE_TESTS, which read the profile from the board and
+# assert what the driver must do there (TAP in build/guest-test/NAME).
+# --cpu-extra is appended to the runner's -cpu, and QEMU takes the last
+# value of a property, so "smctr=false" turns the bench's smctr=true off.
+#   nosscofpmf  no Sscofpmf: no overflow interrupt, counting only.  It
+#               samples nothing, so no -icount.
+#   noctr       Sscofpmf and delegated counters without Smctr/Ssctr:
+#               samples but no branch stacks (-icount, one hart).
+#   nodeleg     no Smcdeleg/Ssccfg: counters and overflows through SBI
+#               calls (-icount, one hart: it counts samples).
+#   smp4        four harts, delegated, without -icount: every hart counts,
+#               perf stat -a goes on across CPU hotplug.
+NOSSCOFPMF_RUN = $(VM)/run --kernel $(KERNEL) --smp 1 --cpu-extra sscofpmf=false
+NOCTR_RUN = $(VM)/run --kernel $(KERNEL) --icount --smp 1 \
+	--cpu-extra smcdeleg=true,ssccfg=true,smctr=false,ssctr=false
+NODELEG_RUN = $(VM)/run --kernel $(KERNEL) --icount --smp 1
+
+guest-test-profiles: all rootfs
+	@$(MAKE) --no-print-directory run-guest-profiles
+
+run-guest-profiles:
+	@rc=0; for t in run-guest-nosscofpmf run-guest-noctr run-guest-nodeleg \
+		run-guest-smp4; do $(MAKE) --no-print-directory $$t || rc=1; done; exit $$rc
+
+run-guest-nosscofpmf:
+	$(call RUN_PASS,nosscofpmf,no-Sscofpmf board run,$(NOSSCOFPMF_RUN),selftests/rvctr/run_tests.sh $(PROFILE_TESTS))
+
+run-guest-noctr:
+	$(call RUN_PASS,noctr,no-CTR board run,$(NOCTR_RUN),selftests/rvctr/icount/run_tests.sh $(PROFILE_TESTS))
+
+run-guest-nodeleg:
+	$(call RUN_PASS,nodeleg,no-delegation board run,$(NODELEG_RUN),selftests/rvctr/icount/run_tests.sh $(PROFILE_TESTS))
+
+run-guest-smp4:
+	$(call RUN_PASS,smp4,four-hart board run,$(MAIN_RUN) --smp 4,selftests/rvctr/run_tests.sh $(PROFILE_TESTS))
 
 # perf's own record_lbr.sh and test_brstack.sh: over 10 minutes on the
 # emulated board, so not part of make check.  They sample user-only

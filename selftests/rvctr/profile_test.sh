@@ -1,0 +1,187 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# What the driver must do on the board it finds, when that board lacks
+# some of what rvctr can use.  The profile is read from the board (the
+# harts' riscv,isa-extensions, or /proc/cpuinfo's isa lines on an ACPI
+# boot, and nproc), then each shortfall found is asserted:
+#   no Sscofpmf     no overflow interrupt: the module loads, counting works,
+#                   sampling events are refused with EOPNOTSUPP and the
+#                   probe says sampling is unavailable
+#   no Smctr/Ssctr  sampling works, branch stacks are refused with
+#                   EOPNOTSUPP, the PMU has no caps/branches
+#   no Smcdeleg     the probe delegates 0 counters; counting and sampling
+#                   go through SBI calls
+#   over two harts  every hart counts, and a system-wide perf stat goes on
+#                   across CPU hotplug
+# Checks that count samples need -icount (RVCTR_ICOUNT=1) and SKIP
+# without it.  make check boots one board per profile (Makefile,
+# PROFILE_TESTS); on the full two-hart board nothing here applies: SKIP.
+. ./lib.sh
+bins=/opt/rvctr/selftests
+pmu=/sys/bus/event_source/devices/cpu
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Extensions on every hart, one per line.
+board_exts() {
+	local nodes=(/proc/device-tree/cpus/cpu@*/"riscv,isa-extensions")
+
+	if [ -e "${nodes[0]}" ]; then
+		for f in "${nodes[@]}"; do tr '\0' '\n' <"$f" | sort -u; done |
+			sort | uniq -c | awk -v n=${#nodes[@]} '$1 == n { print $2 }'
+		return
+	fi
+	# ACPI: the isa lines list only the extensions this kernel knows.
+	awk -F': *' '/^isa/ { sub(/^rv(32|64)[a-z]*/, "", $2); print $2 }' /proc/cpuinfo |
+		tr '_' '\n' | grep . | sort | uniq -c |
+		awk -v n="$(grep -c '^isa' /proc/cpuinfo)" '$1 == n { print $2 }'
+}
+exts=" $(board_exts | tr '\n' ' ') "
+has() { [[ "$exts" == *" $1 "* ]]; }
+harts=$(nproc)
+icount=${RVCTR_ICOUNT:-}
+
+nosscofpmf=; noctr=; nodeleg=; many=
+has sscofpmf || nosscofpmf=1
+has sscofpmf && ! has smctr && ! has ssctr && noctr=1
+has smcdeleg && has ssccfg || nodeleg=1
+[ "$harts" -gt 2 ] && many=1
+diag "board: $harts harts${nosscofpmf:+, no Sscofpmf}${noctr:+, no Smctr/Ssctr}${nodeleg:+, no Smcdeleg/Ssccfg}${icount:+; -icount}"
+diag "extensions on every hart:$exts"
+dmesg | grep rvctr | sed 's/^/# /'
+if [ -z "$nosscofpmf$noctr$nodeleg$many" ]; then
+	skip "board profile" "every extension rvctr uses and at most two harts: the other passes cover this board"
+	tap_done
+fi
+
+check "rvctr.ko is loaded" grep -q '^rvctr ' /proc/modules
+check "the cpu PMU is registered" test -d "$pmu/events"
+if [ -e /proc/device-tree/cpus ]; then
+	# The probe read what the board has (rvctr_report()).
+	probe=" $(dmesg | sed -n 's/.*rvctr.*extensions on all harts ([^)]*)://p' | tail -1) "
+	agree=1
+	for e in sscofpmf smctr ssctr smcdeleg ssccfg; do
+		[[ "$probe" == *" $e "* ]] && p=1 || p=
+		has "$e" && b=1 || b=
+		[ "$p" = "$b" ] || { diag "$e: board ${b:-no} probe ${p:-no}"; agree=; }
+	done
+	check "the probe's extensions agree with the board's" test -n "$agree"
+fi
+
+# Counting works on every profile.
+perf stat -x, -e cycles,instructions -o "$tmp/stat" -- \
+	"$bins/ctr_workload" loop 100000 >/dev/null 2>&1
+grep -E 'cycles|instructions' "$tmp/stat" | sed 's/^/# /'
+cyc=$(awk -F, '$3 ~ /cycles/ { print $1 }' "$tmp/stat")
+ins=$(awk -F, '$3 ~ /instructions/ { print $1 }' "$tmp/stat")
+check "perf stat counts cycles ($cyc) and instructions ($ins)" \
+	bash -c "[[ '$cyc' =~ ^[0-9]+\$ && '$ins' =~ ^[0-9]+\$ ]] && [ $cyc -gt 0 ] && [ $ins -gt 0 ]"
+
+# perf record -e cycles -c 100000 of the workload: prints the sample count.
+record_samples() {
+	perf record -q -e cycles -c 100000 -o "$tmp/rec.data" -- \
+		"$bins/ctr_workload" loop 100000 >/dev/null 2>&1
+	perf script -i "$tmp/rec.data" -F ip 2>/dev/null | wc -l
+}
+# try_open WANT NAME ARGS...: pmu_try_open ARGS answers WANT ("opened" or
+# "errno N ").
+try_open() {
+	local want=$1 name=$2 got
+	shift 2
+	got=$("$bins/pmu_try_open" "$@" 2>&1)
+	if [[ "$got" == "$want"* ]]; then ok "$name"; else fail "$name: $got"; fi
+}
+
+if [ -n "$nosscofpmf" ]; then
+	diag "profile: no Sscofpmf"
+	check "the probe says sampling is unavailable" bash -c \
+		"dmesg | grep rvctr | grep -v 'not loading' | grep -E -i -q 'overflow interrupt|sampling'"
+	try_open opened "a counting event opens" instructions
+	try_open "errno 95 " "perf_event_open of a sampling event: EOPNOTSUPP" -p 100000 cycles
+	perf record -e cycles -c 100000 -o "$tmp/rec.data" -- \
+		"$bins/ctr_workload" loop 1000 >/dev/null 2>"$tmp/rec.err"
+	rc=$?
+	sed 's/^/# /' "$tmp/rec.err" | head -5
+	check "perf record -e cycles fails, saying sampling is not supported" bash -c \
+		"[ $rc -ne 0 ] && grep -E -i -q 'sampling|not supported' '$tmp/rec.err'"
+fi
+
+if [ -n "$noctr" ]; then
+	diag "profile: Sscofpmf without Smctr/Ssctr"
+	check "no caps/branches" test ! -e "$pmu/caps/branches"
+	try_open opened "a sampling event opens" -p 100000 cycles
+	try_open "errno 95 " "perf_event_open of a branch-stack event: EOPNOTSUPP" -b -p 100000 instructions
+	perf record -b -e instructions:u -c 100000 -o "$tmp/rec.data" -- \
+		"$bins/ctr_workload" loop 1000 >/dev/null 2>"$tmp/rec.err"
+	rc=$?
+	sed 's/^/# /' "$tmp/rec.err" | head -5
+	check "perf record -b fails, saying branch stacks are not supported" bash -c \
+		"[ $rc -ne 0 ] && grep -E -i -q 'branch|not supported' '$tmp/rec.err'"
+	if [ -n "$icount" ]; then
+		n=$(record_samples)
+		check "perf record -e cycles gives samples ($n)" test "$n" -gt 0
+	else
+		skip "perf record -e cycles gives samples" "sample counts need -icount"
+	fi
+fi
+
+if [ -n "$nodeleg" ]; then
+	diag "profile: no counter delegation"
+	check "the probe delegates 0 counters" bash -c \
+		"dmesg | grep rvctr | grep -q '(0 delegated)'"
+	if [ -n "$nosscofpmf" ]; then
+		: # no sampling at all, checked above
+	elif [ -n "$icount" ]; then
+		n=$(record_samples)
+		check "perf record -e cycles through SBI calls gives samples ($n)" test "$n" -gt 0
+	else
+		skip "perf record through SBI calls gives samples" "sample counts need -icount"
+	fi
+fi
+
+# cpus_counting FILE: how many CPU rows of a perf stat -A -x, file count > 0.
+cpus_counting() {
+	awk -F, '$1 ~ /^CPU[0-9]+$/ && $2 ~ /^[0-9]+$/ && $2 > 0 { n++ } END { print n + 0 }' "$1"
+}
+# Every hart runs the workload under perf stat -a -A.
+stat_all_cpus() {
+	perf stat -a -A -x, -e instructions -o "$1" -- sh -c "
+		for c in \$(seq 0 $((harts - 1))); do
+			taskset -c \$c $bins/ctr_workload loop 20000 >/dev/null &
+		done
+		wait" >/dev/null 2>&1
+	sed 's/^/# /' "$1" | grep CPU
+}
+
+if [ -n "$many" ]; then
+	diag "profile: $harts harts"
+	stat_all_cpus "$tmp/percpu"
+	n=$(cpus_counting "$tmp/percpu")
+	check "perf stat -a -A: all $harts CPUs count ($n)" test "$n" -eq "$harts"
+	# cpu1..cpuN-1 offline and back, one at a time, under perf stat -a.
+	perf stat -a -x, -e instructions -o "$tmp/hp" -- \
+		sh -c "while [ ! -e $tmp/hp-done ]; do sleep 0.2; done" >/dev/null 2>&1 &
+	pid=$!
+	sleep 1
+	good=0
+	for c in $(seq 1 $((harts - 1))); do
+		echo 0 >"/sys/devices/system/cpu/cpu$c/online" &&
+		echo 1 >"/sys/devices/system/cpu/cpu$c/online" &&
+		good=$((good + 1))
+	done
+	touch "$tmp/hp-done"
+	wait $pid
+	rc=$?
+	check "cpu1..cpu$((harts - 1)) go offline and online while counting ($good)" \
+		test "$good" -eq $((harts - 1))
+	grep instructions "$tmp/hp" | sed 's/^/# /'
+	count=$(awk -F, '$3 ~ /instructions/ { print $1 }' "$tmp/hp")
+	check "perf stat -a goes on across the hotplug (status $rc, count $count)" \
+		bash -c "[ $rc -eq 0 ] && [[ '$count' =~ ^[0-9]+\$ ]] && [ $count -gt 0 ]"
+	stat_all_cpus "$tmp/percpu2"
+	n=$(cpus_counting "$tmp/percpu2")
+	check "after the hotplug all $harts CPUs count ($n)" test "$n" -eq "$harts"
+fi
+
+check "no kernel warnings" bash -c "! dmesg | grep -E -q 'WARNING:|BUG:|Oops'"
+tap_done
