@@ -62,8 +62,22 @@
 #define RVCTR_CTL_RETINH	RVCTR_BIT(45)
 #define RVCTR_CTL_INDLJMPINH	RVCTR_BIT(46)
 #define RVCTR_CTL_DIRLJMPINH	RVCTR_BIT(47)
-/* Every transfer-type inhibit bit; NTBREN (36) is an enable, not an inhibit. */
-#define RVCTR_CTL_INH_ALL	(RVCTR_MASK(35, 33) | RVCTR_MASK(47, 37))
+/*
+ * Every transfer-type inhibit bit.  NTBREN (36) is an enable, not an
+ * inhibit; bits 38 and 39 would inhibit the reserved types 6 and 7 and
+ * are reserved themselves (WPRI), so nothing writes them.
+ */
+#define RVCTR_CTL_INH_ALL	(RVCTR_MASK(35, 33) | RVCTR_BIT(37) | \
+				 RVCTR_MASK(47, 40))
+/*
+ * The fields sctrctl shows (CTR v1.0 "Supervisor Control Transfer Records
+ * Control Register"): mctrctl's but M and MTE.  The rest of the register
+ * is reserved (WPRI) or custom, and is never written.
+ */
+#define RVCTR_CTL_SFIELDS	(RVCTR_CTL_U | RVCTR_CTL_S | RVCTR_CTL_RASEMU | \
+				 RVCTR_CTL_STE | RVCTR_CTL_BPFRZ | \
+				 RVCTR_CTL_LCOFIFRZ | RVCTR_CTL_INH_ALL | \
+				 RVCTR_CTL_NTBREN)
 
 /* sctrstatus */
 #define RVCTR_STATUS_WRPTR	RVCTR_MASK(7, 0)
