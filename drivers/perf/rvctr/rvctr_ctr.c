@@ -36,9 +36,19 @@ static_assert((RVCTR_BRANCH_ALLOWED | RVCTR_BRANCH_EXCLUDED) ==
 	      PERF_SAMPLE_BRANCH_MAX - 1);
 static_assert(!(RVCTR_BRANCH_ALLOWED & RVCTR_BRANCH_EXCLUDED));
 
-static unsigned int ctr_depth;
+/*
+ * The default depth: 64 entries, the most Arm's BRBE records.  Stock perf
+ * up to at least 6.12 drops a branch stack of more than 127 entries as a
+ * "corrupted branch chain" in perf report --branch-history and the
+ * callchain views (PERF_MAX_BRANCH_DEPTH in tools/perf/util/machine.c),
+ * so 128 and 256 only suit tools that read the raw stacks.  Each entry
+ * also costs 24 bytes of sample and four CSR accesses in the overflow
+ * handler.  ctr_depth, or the sysfs ctr_depth file, picks another.
+ */
+#define CTR_DEPTH_DEFAULT	64
+static unsigned int ctr_depth = CTR_DEPTH_DEFAULT;
 module_param(ctr_depth, uint, 0444);
-MODULE_PARM_DESC(ctr_depth, "CTR entries per sample: 16, 32, 64, 128, 256 (0: the largest the harts support)");
+MODULE_PARM_DESC(ctr_depth, "CTR entries per sample: 16, 32, 64 (default), 128, 256; 0: the largest the harts support. Stock perf drops stacks of more than 127 in --branch-history");
 
 /*
  * Per-task save area of the RAS-emulated call stack.  @e holds the task's
@@ -905,16 +915,18 @@ int rvctr_ctr_cpu_starting(struct rvctr_ctr *ctr)
 	return -EOPNOTSUPP;
 }
 
+/*
+ * ctr_depth if every hart supports it, else the nearest below it, else
+ * the smallest there is (a hart that only does 128 or 256 entries).
+ */
 static unsigned int ctr_pick_depth(unsigned int depths)
 {
-	int enc = rvctr_depth_encode(ctr_depth);
+	unsigned int depth = rvctr_depth_pick(depths, ctr_depth);
 
-	if (ctr_depth && enc >= 0 && (depths & BIT(enc)))
-		return ctr_depth;
-	if (ctr_depth)
-		pr_warn("ctr_depth=%u not supported, using the largest\n",
-			ctr_depth);
-	return RVCTR_DEPTH_MIN << __fls(depths);
+	if (ctr_depth && depth != ctr_depth)
+		pr_info("ctr_depth=%u not supported by every hart, using %u\n",
+			ctr_depth, depth);
+	return depth;
 }
 
 int rvctr_ctr_probe(struct rvctr_ctr *ctr, const struct rvctr_caps *caps,
