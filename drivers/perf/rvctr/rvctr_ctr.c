@@ -125,6 +125,11 @@ static void ctr_thaw(void)
 /* ------------------------------------------------------------------ */
 /* event_init: translate the filter once, cache it in the event        */
 
+static bool ctr_event_is_task(struct perf_event *event)
+{
+	return event->attach_state & PERF_ATTACH_TASK;
+}
+
 static int rvctr_ctr_check_cfg2(struct perf_event *event)
 {
 	if (!(event->attr.config2 & RVCTR_CTR_CFG2_MASK))
@@ -157,6 +162,19 @@ int rvctr_ctr_event_init(struct rvctr_ctr *ctr, struct perf_event *event)
 		return ret == RVCTR_FILTER_ENOMODE ? -EINVAL : -EOPNOTSUPP;
 	}
 	/*
+	 * A RAS-emulated call stack belongs to one task: it is saved at the
+	 * task's switch-out and written back at its switch-in, in the save
+	 * area perf allocates for task events (pmu->task_ctx_cache).  A
+	 * CPU-wide event (perf record -a --call-graph lbr) has none, so its
+	 * stack would take one task's returns off another's calls.  Linux
+	 * 6.15 can attach a save area to every task for such an event (x86
+	 * LBR does); 6.12 cannot, so refuse on both.
+	 */
+	if ((ctl & RVCTR_CTL_RASEMU) && !ctr_event_is_task(event)) {
+		pr_debug("call-stack mode (PERF_SAMPLE_BRANCH_CALL_STACK) needs a task: not CPU-wide\n");
+		return -EOPNOTSUPP;
+	}
+	/*
 	 * Fields the harts do not implement read as 0 and do nothing (CTR
 	 * v1.0 makes all but the mode bits optional): without an inhibit
 	 * bit the filter would record that type too, without RASEMU call
@@ -172,18 +190,13 @@ int rvctr_ctr_event_init(struct rvctr_ctr *ctr, struct perf_event *event)
 	ctr_event_depth(event) = rvctr_depth_encode(READ_ONCE(ctr->depth));
 
 	/* Call stacks follow their task: perf allocates the save area. */
-	if ((ctl & RVCTR_CTL_RASEMU) && (event->attach_state & PERF_ATTACH_TASK))
+	if (ctl & RVCTR_CTL_RASEMU)
 		event->attach_state |= PERF_ATTACH_TASK_DATA;
 	return 0;
 }
 
 /* ------------------------------------------------------------------ */
 /* add/del, enable/disable                                            */
-
-static bool ctr_event_is_task(struct perf_event *event)
-{
-	return event->attach_state & PERF_ATTACH_TASK;
-}
 
 /*
  * All branch-stack events on a CPU share sctrctl; an event with another
