@@ -62,8 +62,22 @@
 #define RVCTR_CTL_RETINH	RVCTR_BIT(45)
 #define RVCTR_CTL_INDLJMPINH	RVCTR_BIT(46)
 #define RVCTR_CTL_DIRLJMPINH	RVCTR_BIT(47)
-/* Every transfer-type inhibit bit; NTBREN (36) is an enable, not an inhibit. */
-#define RVCTR_CTL_INH_ALL	(RVCTR_MASK(35, 33) | RVCTR_MASK(47, 37))
+/*
+ * Every transfer-type inhibit bit.  NTBREN (36) is an enable, not an
+ * inhibit; bits 38 and 39 would inhibit the reserved types 6 and 7 and
+ * are reserved themselves (WPRI), so nothing writes them.
+ */
+#define RVCTR_CTL_INH_ALL	(RVCTR_MASK(35, 33) | RVCTR_BIT(37) | \
+				 RVCTR_MASK(47, 40))
+/*
+ * The fields sctrctl shows (CTR v1.0 "Supervisor Control Transfer Records
+ * Control Register"): mctrctl's but M and MTE.  The rest of the register
+ * is reserved (WPRI) or custom, and is never written.
+ */
+#define RVCTR_CTL_SFIELDS	(RVCTR_CTL_U | RVCTR_CTL_S | RVCTR_CTL_RASEMU | \
+				 RVCTR_CTL_STE | RVCTR_CTL_BPFRZ | \
+				 RVCTR_CTL_LCOFIFRZ | RVCTR_CTL_INH_ALL | \
+				 RVCTR_CTL_NTBREN)
 
 /* sctrstatus */
 #define RVCTR_STATUS_WRPTR	RVCTR_MASK(7, 0)
@@ -578,6 +592,95 @@ static inline int rvctr_filter_passes(__u64 ctl, unsigned int type)
 	    type == 6 || type == 7)
 		return 0;
 	return !(ctl & RVCTR_BIT(32 + type));
+}
+
+/*
+ * What a hart implements of CTR.  CTR v1.0 makes every sctrctl field but
+ * the mode enables optional (an unimplemented one is read-only 0) and
+ * sctrdepth WARL, and MISP in ctrtarget is optional too, so the driver
+ * finds them by writing and reading back, on every hart, and keeps what
+ * all of them have: an event may run on any of them.
+ */
+struct rvctr_ctr_hw {
+	__u64 ctl;		/* sctrctl fields that read back set */
+	__u32 depths;		/* BIT(n): sctrdepth n (16 << n entries) kept */
+	__u32 misp;		/* ctrtarget.MISP kept */
+};
+
+/* Keep in @all only what @hart has as well. */
+static inline void rvctr_ctr_hw_and(struct rvctr_ctr_hw *all,
+				    const struct rvctr_ctr_hw *hart)
+{
+	all->ctl &= hart->ctl;
+	all->depths &= hart->depths;
+	all->misp = all->misp && hart->misp;
+}
+
+/*
+ * What @hart lacks of @need (a hart that comes up after the PMU offered
+ * @need), in @lack; nonzero if it lacks anything.
+ */
+static inline int rvctr_ctr_hw_lacks(const struct rvctr_ctr_hw *hart,
+				     const struct rvctr_ctr_hw *need,
+				     struct rvctr_ctr_hw *lack)
+{
+	lack->ctl = need->ctl & ~hart->ctl;
+	lack->depths = need->depths & ~hart->depths;
+	lack->misp = need->misp && !hart->misp;
+	return lack->ctl || lack->depths || lack->misp;
+}
+
+/*
+ * The fields an sctrctl value from rvctr_branch_filter() needs that @hw
+ * did not keep; 0 if it can be honoured.  Written anyway, it would be
+ * another filter: a missing inhibit bit records that type, a missing
+ * RASEMU records every transfer instead of a call stack, a missing
+ * LCOFIFRZ lets the interrupt's own path displace the sample's stack.
+ */
+static inline __u64 rvctr_ctl_missing(__u64 ctl, const struct rvctr_ctr_hw *hw)
+{
+	return ctl & ~hw->ctl;
+}
+
+/* The CTR v1.0 name of the lowest sctrctl field in @bits, for messages. */
+static inline const char *rvctr_ctl_field_name(__u64 bits)
+{
+	static const char * const names[64] = {
+		[0] = "U", [1] = "S", [2] = "M", [7] = "RASEMU", [8] = "STE",
+		[9] = "MTE", [11] = "BPFRZ", [12] = "LCOFIFRZ",
+		[33] = "EXCINH", [34] = "INTRINH", [35] = "TRETINH",
+		[36] = "NTBREN", [37] = "TKBRINH", [40] = "INDCALLINH",
+		[41] = "DIRCALLINH", [42] = "INDJMPINH", [43] = "DIRJMPINH",
+		[44] = "CORSWAPINH", [45] = "RETINH", [46] = "INDLJMPINH",
+		[47] = "DIRLJMPINH",
+	};
+	const char *name;
+
+	if (!bits)
+		return "none";
+	name = names[__builtin_ctzll(bits)];
+	return name ? name : "reserved";
+}
+
+/*
+ * The depth, in entries, to use of @depths (BIT(n): 16 << n supported)
+ * when @want entries are asked for: @want if supported, the largest if
+ * @want is 0, else the largest supported below @want, else the smallest
+ * supported.  0 if @depths holds no depth.
+ */
+static inline unsigned int rvctr_depth_pick(unsigned int depths,
+					    unsigned int want)
+{
+	int enc;
+
+	depths &= (1U << (RVCTR_DEPTH_ENC_MAX + 1)) - 1;
+	if (!depths)
+		return 0;
+	for (enc = RVCTR_DEPTH_ENC_MAX; enc >= 0; enc--)
+		if ((depths & (1U << enc)) &&
+		    (!want || (RVCTR_DEPTH_MIN << enc) <= want))
+			return RVCTR_DEPTH_MIN << enc;
+	return RVCTR_DEPTH_MIN << __builtin_ctz(depths);
 }
 
 #endif /* RVCTR_CTR_H */

@@ -147,6 +147,24 @@ TEST(filter_call_and_return)
 		   B(X_CALL) | B(X_RET_LEAF) | B(X_RET_IND), 0);
 }
 
+/*
+ * The default depth: stock perf (6.12) skips stacks of more than 127
+ * entries as a "corrupted branch chain" in perf report --branch-history
+ * (PERF_MAX_BRANCH_DEPTH).  The board loads the module without ctr_depth,
+ * and every test that changes the depth puts it back.
+ */
+TEST(default_depth_fits_stock_perf)
+{
+	int depth = ct_have_ctr();
+
+	if (!depth)
+		SKIP(return, "no CTR");
+	TH_LOG("caps/branches: %d", depth);
+	ASSERT_LE(depth, 127);
+	ASSERT_GE(depth, 16);
+	ASSERT_EQ(0, depth & (depth - 1)) TH_LOG("not a CTR depth");
+}
+
 /* Software-only flags change what is reported, not what is recorded. */
 TEST(flags_no_flags)
 {

@@ -5,7 +5,8 @@
  * cs_b -> cs_c, has exactly that function's call chain as its newest
  * entries, even when another task runs on the same CPU in between (the
  * stack is saved and restored per task).  A stack saved before a slice
- * in which the event was not scheduled is not written back after it.
+ * in which the event was not scheduled is not written back after it.  A
+ * CPU-wide call-stack event is refused.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -191,6 +192,39 @@ TEST(call_stack_alone)
 TEST(call_stack_with_rival_task)
 {
 	run_callstack(_metadata, 1);
+}
+
+/*
+ * perf record -a --call-graph lbr: a CPU-wide call-stack event has no
+ * per-task save area, so its stack would mix the tasks' calls and
+ * returns; the driver refuses it.  The same event on a task, and a
+ * CPU-wide event with a type filter, still open.
+ */
+TEST(cpu_wide_call_stack_refused)
+{
+	struct perf_event_attr a;
+	int fd, err;
+
+	if (!ct_have_ctr())
+		SKIP(return, "no CTR");
+	if (geteuid())
+		SKIP(return, "needs root for CPU-wide events");
+	ct_attr(&a, PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK, 0,
+		PERIOD);
+	fd = syscall(SYS_perf_event_open, &a, -1, 0, -1, 0);
+	err = errno;
+	if (fd >= 0)
+		close(fd);
+	ASSERT_EQ(-1, fd) TH_LOG("a CPU-wide call-stack event opened");
+	ASSERT_EQ(EOPNOTSUPP, err) TH_LOG("errno %d (%s)", err, strerror(err));
+
+	fd = syscall(SYS_perf_event_open, &a, 0, 0, -1, 0);
+	ASSERT_LE(0, fd) TH_LOG("on this task, CPU 0: %s", strerror(errno));
+	close(fd);
+	ct_attr(&a, PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_ANY, 0, PERIOD);
+	fd = syscall(SYS_perf_event_open, &a, -1, 0, -1, 0);
+	ASSERT_LE(0, fd) TH_LOG("CPU-wide any: %s", strerror(errno));
+	close(fd);
 }
 
 /*

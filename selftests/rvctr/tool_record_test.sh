@@ -8,8 +8,8 @@ rvctr=/opt/rvctr/bin/rvctr
 caps=/sys/bus/event_source/devices/cpu/caps/branches
 out=${RVCTR_OUT:-/tmp}
 d=$(mktemp -d)
-# a shell loop runs thousands of instructions per iteration: with 256-entry
-# stacks (6 KB a sample) keep the sample count in the hundreds, or the
+# a shell loop runs thousands of instructions per iteration: keep the
+# sample count in the hundreds, or at ctr_depth=256 (6 KB a sample) the
 # guest's tmpfs fills up
 work='i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done'
 period=4000000

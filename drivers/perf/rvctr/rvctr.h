@@ -83,6 +83,12 @@ struct rvctr_cpu {
 	bool deleg_sel_known;	/* read back once per module load */
 	/* Counters stopped by CPU_PM_ENTER, to start again on exit */
 	unsigned long pm_running;
+	/*
+	 * What this hart has of what the PMU was probed with (CPU hotplug
+	 * starting callback): delegated counters, and every CTR feature.
+	 */
+	unsigned long deleg_ok;
+	bool ctr_ok;
 	struct rvctr_ctr_cpu ctr;
 };
 
@@ -138,7 +144,7 @@ void rvctr_counters_stop_used(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc);
 void rvctr_counters_restart(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 			    unsigned long running, unsigned long reload);
 void rvctr_counters_reset_cpu(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc);
-int rvctr_counters_cpu_check(struct rvctr_pmu *rp);
+unsigned long rvctr_counters_cpu_deleg(struct rvctr_pmu *rp);
 void rvctr_counters_pm_exit(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc);
 u64 rvctr_counter_width_mask(struct rvctr_pmu *rp, int idx);
 unsigned int rvctr_counter_csr_bit(struct rvctr_pmu *rp, int idx);

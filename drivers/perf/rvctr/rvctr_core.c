@@ -147,6 +147,9 @@ static int rvctr_add(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 	int idx, ret;
 
+	/* Not on a hart without every CTR feature: rvctr_cpu_starting(). */
+	if (has_branch_stack(event) && !cpuc->ctr_ok)
+		return -EAGAIN;
 	idx = rvctr_counter_alloc(rp, cpuc, event);
 	if (idx < 0)
 		return -EAGAIN;	/* the core multiplexes */
@@ -405,22 +408,20 @@ static void rvctr_irq_free(struct rvctr_pmu *rp)
 /*
  * A STARTING state, as riscv_pmu_sbi's CPUHP_AP_PERF_RISCV_STARTING: it
  * runs on the incoming hart with interrupts off, before
- * CPUHP_AP_PERF_ONLINE lets the perf core schedule events there.  A hart
- * that lacks what the PMU advertises (a delegated counter, the CTR depth
- * or filter bits in use) is refused: its events could not be honoured.
+ * CPUHP_AP_PERF_ONLINE lets the perf core schedule events there.  A
+ * STARTING callback cannot keep a CPU from coming up (a failure only
+ * warns, notify_cpu_starting()), so a hart that lacks what the PMU was
+ * probed with is used for less instead: delegated counters it lacks are
+ * not used on it, and branch-stack events are not scheduled on it if it
+ * lacks a CTR depth, field or MISP (rvctr_add()); both say so once.
  */
 static int rvctr_cpu_starting(unsigned int cpu, struct hlist_node *node)
 {
 	struct rvctr_pmu *rp = hlist_entry_safe(node, struct rvctr_pmu, hp_node);
 	struct rvctr_cpu *cpuc = this_cpu_ptr(rp->cpus);
-	int ret;
 
-	ret = rvctr_counters_cpu_check(rp);
-	if (ret)
-		return ret;
-	ret = rvctr_ctr_cpu_starting(&rp->ctr);
-	if (ret)
-		return ret;
+	cpuc->deleg_ok = rvctr_counters_cpu_deleg(rp);
+	cpuc->ctr_ok = !rvctr_ctr_cpu_starting(&rp->ctr);
 	rvctr_counters_reset_cpu(rp, cpuc);
 	rvctr_user_cpu_init(rp);
 	csr_clear(CSR_IP, BIT(RV_IRQ_PMU));
@@ -451,10 +452,8 @@ static int rvctr_hotplug_setup(struct rvctr_pmu *rp)
 		return ret;
 	}
 	ret = cpuhp_state_add_instance(CPUHP_AP_PERF_RISCV_STARTING, &rp->hp_node);
-	if (ret) {
-		dev_err(rp->dev, "a CPU lacks what the others have: %d\n", ret);
+	if (ret)
 		cpuhp_remove_multi_state(CPUHP_AP_PERF_RISCV_STARTING);
-	}
 	return ret;
 }
 

@@ -191,7 +191,7 @@ static int rvctr_sbi_alloc(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 static int rvctr_deleg_alloc(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 			     struct hw_perf_event *hwc, unsigned long allowed)
 {
-	unsigned long free = allowed & rp->deleg_mask & ~cpuc->used[0];
+	unsigned long free = allowed & cpuc->deleg_ok & ~cpuc->used[0];
 	u64 sel = hwc->config & RVCTR_HPMEVENT_SELECTOR;
 	unsigned long unused = 0;
 	int idx, holder = -1;
@@ -377,7 +377,7 @@ void rvctr_counters_reset_cpu(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc)
 	if (mask)
 		rvctr_sbi(SBI_EXT_PMU_COUNTER_STOP, 0, mask,
 			  SBI_PMU_STOP_FLAG_RESET, 0);
-	for_each_set_bit(idx, &rp->deleg_mask, RVCTR_HW_COUNTERS) {
+	for_each_set_bit(idx, &cpuc->deleg_ok, RVCTR_HW_COUNTERS) {
 		if (!cpuc->deleg_sel_known) {
 			csr_write(RVCTR_CSR_SISELECT, RVCTR_ISELECT_COUNTER0 + idx);
 			sel = csr_read(RVCTR_CSR_SIREG2) & RVCTR_HPMEVENT_SELECTOR;
@@ -399,7 +399,7 @@ void rvctr_counters_reset_cpu(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc)
  */
 void rvctr_counters_pm_exit(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc)
 {
-	unsigned long idle = rp->deleg_mask & ~cpuc->used[0];
+	unsigned long idle = cpuc->deleg_ok & ~cpuc->used[0];
 	int idx;
 
 	for_each_set_bit(idx, &idle, RVCTR_HW_COUNTERS)
@@ -424,22 +424,24 @@ static void rvctr_deleg_probe_cpu(void *info)
 }
 
 /*
- * A hart coming online, from the CPU hotplug starting callback: the
- * counters the PMU was probed with as delegated must be delegated here
- * too, or events on them would not count.
+ * A hart coming online, from the CPU hotplug starting callback: which of
+ * the counters the PMU was probed with as delegated are delegated here.
+ * The others are not used on this hart at all: not through sireg (an
+ * access to a counter that is not delegated is illegal, Smcdeleg), and
+ * not through SBI calls either, where the rest of the driver would take
+ * them for delegated ones.
  */
-int rvctr_counters_cpu_check(struct rvctr_pmu *rp)
+unsigned long rvctr_counters_cpu_deleg(struct rvctr_pmu *rp)
 {
 	unsigned long mask = rp->deleg_mask;
 
 	if (!mask)
 		return 0;
 	rvctr_deleg_probe_cpu(&mask);
-	if (mask == rp->deleg_mask)
-		return 0;
-	pr_warn("CPU%d: counters %#lx are not delegated as on the others (%#lx)\n",
-		smp_processor_id(), mask, rp->deleg_mask);
-	return -EOPNOTSUPP;
+	if (mask != rp->deleg_mask)
+		pr_warn("CPU%d: counters %#lx are not delegated here: not used on this CPU\n",
+			smp_processor_id(), rp->deleg_mask & ~mask);
+	return mask;
 }
 
 static unsigned long rvctr_deleg_probe(struct rvctr_pmu *rp)

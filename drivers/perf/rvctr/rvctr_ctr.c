@@ -15,6 +15,7 @@
 
 #include <linux/bitfield.h>
 #include <linux/build_bug.h>
+#include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/irqflags.h>
 #include <linux/math64.h>
@@ -24,6 +25,7 @@
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <asm/csr.h>
 
 #include <rvctr/ctr.h>
@@ -34,9 +36,19 @@ static_assert((RVCTR_BRANCH_ALLOWED | RVCTR_BRANCH_EXCLUDED) ==
 	      PERF_SAMPLE_BRANCH_MAX - 1);
 static_assert(!(RVCTR_BRANCH_ALLOWED & RVCTR_BRANCH_EXCLUDED));
 
-static unsigned int ctr_depth;
+/*
+ * The default depth: 64 entries, the most Arm's BRBE records.  Stock perf
+ * up to at least 6.12 drops a branch stack of more than 127 entries as a
+ * "corrupted branch chain" in perf report --branch-history and the
+ * callchain views (PERF_MAX_BRANCH_DEPTH in tools/perf/util/machine.c),
+ * so 128 and 256 only suit tools that read the raw stacks.  Each entry
+ * also costs 24 bytes of sample and four CSR accesses in the overflow
+ * handler.  ctr_depth, or the sysfs ctr_depth file, picks another.
+ */
+#define CTR_DEPTH_DEFAULT	64
+static unsigned int ctr_depth = CTR_DEPTH_DEFAULT;
 module_param(ctr_depth, uint, 0444);
-MODULE_PARM_DESC(ctr_depth, "CTR entries per sample: 16, 32, 64, 128, 256 (0: the largest the harts support)");
+MODULE_PARM_DESC(ctr_depth, "CTR entries per sample: 16, 32, 64 (default), 128, 256; 0: the largest the harts support. Stock perf drops stacks of more than 127 in --branch-history");
 
 /*
  * Per-task save area of the RAS-emulated call stack.  @e holds the task's
@@ -113,6 +125,11 @@ static void ctr_thaw(void)
 /* ------------------------------------------------------------------ */
 /* event_init: translate the filter once, cache it in the event        */
 
+static bool ctr_event_is_task(struct perf_event *event)
+{
+	return event->attach_state & PERF_ATTACH_TASK;
+}
+
 static int rvctr_ctr_check_cfg2(struct perf_event *event)
 {
 	if (!(event->attr.config2 & RVCTR_CTR_CFG2_MASK))
@@ -124,12 +141,12 @@ static int rvctr_ctr_check_cfg2(struct perf_event *event)
 int rvctr_ctr_event_init(struct rvctr_ctr *ctr, struct perf_event *event)
 {
 	u64 bst = event->attr.branch_sample_type;
-	u64 cfg2 = event->attr.config2, opts = 0, ctl;
+	u64 cfg2 = event->attr.config2, opts = 0, ctl, missing;
 	int ret;
 
 	if (!has_branch_stack(event))
 		return rvctr_ctr_check_cfg2(event);
-	if (!ctr->depths) {
+	if (!ctr->hw.depths) {
 		pr_debug("no CTR on this system\n");
 		return -EOPNOTSUPP;
 	}
@@ -144,22 +161,42 @@ int rvctr_ctr_event_init(struct rvctr_ctr *ctr, struct perf_event *event)
 			 bst, cfg2);
 		return ret == RVCTR_FILTER_ENOMODE ? -EINVAL : -EOPNOTSUPP;
 	}
+	/*
+	 * A RAS-emulated call stack belongs to one task: it is saved at the
+	 * task's switch-out and written back at its switch-in, in the save
+	 * area perf allocates for task events (pmu->task_ctx_cache).  A
+	 * CPU-wide event (perf record -a --call-graph lbr) has none, so its
+	 * stack would take one task's returns off another's calls.  Linux
+	 * 6.15 can attach a save area to every task for such an event (x86
+	 * LBR does); 6.12 cannot, so refuse on both.
+	 */
+	if ((ctl & RVCTR_CTL_RASEMU) && !ctr_event_is_task(event)) {
+		pr_debug("call-stack mode (PERF_SAMPLE_BRANCH_CALL_STACK) needs a task: not CPU-wide\n");
+		return -EOPNOTSUPP;
+	}
+	/*
+	 * Fields the harts do not implement read as 0 and do nothing (CTR
+	 * v1.0 makes all but the mode bits optional): without an inhibit
+	 * bit the filter would record that type too, without RASEMU call
+	 * stacks would be every transfer.  Refuse instead.
+	 */
+	missing = rvctr_ctl_missing(ctl, &ctr->hw);
+	if (missing) {
+		pr_debug("branch_sample_type %#llx (config2 %#llx) needs sctrctl.%s, which not every hart implements\n",
+			 bst, cfg2, rvctr_ctl_field_name(missing));
+		return -EOPNOTSUPP;
+	}
 	ctr_event_ctl(event) = ctl;
 	ctr_event_depth(event) = rvctr_depth_encode(READ_ONCE(ctr->depth));
 
 	/* Call stacks follow their task: perf allocates the save area. */
-	if ((ctl & RVCTR_CTL_RASEMU) && (event->attach_state & PERF_ATTACH_TASK))
+	if (ctl & RVCTR_CTL_RASEMU)
 		event->attach_state |= PERF_ATTACH_TASK_DATA;
 	return 0;
 }
 
 /* ------------------------------------------------------------------ */
 /* add/del, enable/disable                                            */
-
-static bool ctr_event_is_task(struct perf_event *event)
-{
-	return event->attach_state & PERF_ATTACH_TASK;
-}
 
 /*
  * All branch-stack events on a CPU share sctrctl; an event with another
@@ -250,32 +287,6 @@ void rvctr_ctr_cpu_pm_exit(struct rvctr_ctr_cpu *cc)
 	ctr_thaw();
 }
 
-/*
- * A hart coming online (CPU hotplug starting callback, interrupts off):
- * it must support every depth the PMU offers, or an event could be given
- * a depth that this hart's sctrdepth does not hold.
- */
-int rvctr_ctr_cpu_starting(struct rvctr_ctr *ctr)
-{
-	unsigned int enc, found = 0;
-	u64 old;
-
-	if (!ctr->depths)
-		return 0;
-	old = csr_read(RVCTR_CSR_SCTRDEPTH);
-	for (enc = 0; enc <= RVCTR_DEPTH_ENC_MAX; enc++) {
-		csr_write(RVCTR_CSR_SCTRDEPTH, enc);
-		if (RVCTR_GET(RVCTR_DEPTH_FIELD, csr_read(RVCTR_CSR_SCTRDEPTH)) == enc)
-			found |= BIT(enc);
-	}
-	csr_write(RVCTR_CSR_SCTRDEPTH, old);
-	if ((found & ctr->depths) == ctr->depths)
-		return 0;
-	pr_warn("CPU%d: CTR depths %#x, the others %#x\n", smp_processor_id(),
-		found, ctr->depths);
-	return -EOPNOTSUPP;
-}
-
 /* ------------------------------------------------------------------ */
 /* the sample                                                          */
 
@@ -339,7 +350,7 @@ void rvctr_ctr_sample(struct rvctr_ctr *ctr, struct rvctr_ctr_cpu *cc,
 	ctr_freeze();
 	wrptr = csr_read(RVCTR_CSR_SCTRSTATUS) & RVCTR_STATUS_WRPTR;
 	cc->bs.nr = ctr_copy(cc->entries, depth, depth,
-			     ctr_tmpl(cc, ctr->has_misp, bst));
+			     ctr_tmpl(cc, ctr->hw.misp, bst));
 	/* Physical index of the newest entry: WRPTR is the next to write. */
 	cc->bs.hw_idx = (wrptr + depth - 1) & (depth - 1);
 	perf_sample_save_brstack(data, event, &cc->bs, NULL);
@@ -662,14 +673,14 @@ static int ctr_cost_show(struct seq_file *m, void *v)
 		.exclude_hv = 1,
 	};
 	struct ctr_cost c = { .ctr = m->private };
-	unsigned long depths = c.ctr->depths;
+	unsigned long depths = c.ctr->hw.depths;
 	int cpu = raw_smp_processor_id();
 	u64 copy, floor;
 
 	c.out = kcalloc(RVCTR_DEPTH_MAX, sizeof(*c.out), GFP_KERNEL);
 	if (!c.out)
 		return -ENOMEM;
-	rvctr_perf_tmpl_init(&c.tmpl, c.ctr->has_misp, PERF_SAMPLE_BRANCH_ANY |
+	rvctr_perf_tmpl_init(&c.tmpl, c.ctr->hw.misp, PERF_SAMPLE_BRANCH_ANY |
 			     PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL);
 	c.counter = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL,
 						     NULL);
@@ -730,7 +741,7 @@ static ssize_t ctr_depth_store(struct device *dev,
 	if (ret)
 		return ret;
 	enc = rvctr_depth_encode(depth);
-	if (enc < 0 || !(ctr->depths & BIT(enc)))
+	if (enc < 0 || !(ctr->hw.depths & BIT(enc)))
 		return -EINVAL;
 	/* Events opened from now on use it; open ones keep theirs. */
 	WRITE_ONCE(ctr->depth, depth);
@@ -745,7 +756,7 @@ static umode_t ctr_attr_visible(struct kobject *kobj, struct attribute *attr,
 						    attr.attr);
 	struct rvctr_ctr *ctr = ea->var;
 
-	return ctr->depths ? attr->mode : 0;
+	return ctr->hw.depths ? attr->mode : 0;
 }
 
 static void rvctr_ctr_sysfs_init(struct rvctr_ctr *ctr)
@@ -779,48 +790,195 @@ static void rvctr_ctr_sysfs_init(struct rvctr_ctr *ctr)
 /* probe                                                               */
 
 /*
- * MISP is optional: where it is not implemented ctrtarget bit 0 is
+ * What this hart implements.  Each probe runs with interrupts off and no
+ * branch-stack event on the hart (at load, or on a hart coming up), and
+ * leaves CTR as it finds it with no event: sctrctl 0, the depth as it
+ * was.
+ */
+
+/*
+ * Supported depths: sctrdepth is WARL (CTR v1.0 "Supervisor Control
+ * Transfer Records Depth Register"), so write each encoding and keep
+ * those that read back unchanged.
+ */
+unsigned int rvctr_ctr_hart_depths(void)
+{
+	unsigned long old, enc;
+	unsigned int found = 0;
+
+	old = csr_read(RVCTR_CSR_SCTRDEPTH);
+	for (enc = 0; enc <= RVCTR_DEPTH_ENC_MAX; enc++) {
+		csr_write(RVCTR_CSR_SCTRDEPTH, enc);
+		if (RVCTR_GET(RVCTR_DEPTH_FIELD,
+			      csr_read(RVCTR_CSR_SCTRDEPTH)) == enc)
+			found |= BIT(enc);
+	}
+	csr_write(RVCTR_CSR_SCTRDEPTH, old);
+	return found;
+}
+
+/*
+ * The sctrctl fields this hart keeps.  Every field but the mode enables
+ * is optional, and read-only 0 where it is not implemented (CTR v1.0
+ * "Control Transfer Records Control Register"), so set them all and read
+ * back.  Only sctrctl's standard fields are written, never its reserved
+ * (WPRI) or custom bits.  FROZEN is set first, so nothing is recorded
+ * while the mode bits are on.
+ */
+static u64 ctr_hart_ctl(void)
+{
+	bool was_frozen = ctr_freeze();
+	u64 ctl;
+
+	csr_write(RVCTR_CSR_SCTRCTL, RVCTR_CTL_SFIELDS);
+	ctl = csr_read(RVCTR_CSR_SCTRCTL) & RVCTR_CTL_SFIELDS;
+	csr_write(RVCTR_CSR_SCTRCTL, 0);
+	if (!was_frozen)
+		ctr_thaw();
+	return ctl;
+}
+
+/*
+ * MISP is optional too: where it is not implemented ctrtarget bit 0 is
  * read-only 0 (CTR v1.0 "Entry Registers"), so try to set it.
  */
-static void ctr_probe_misp(void *info)
+static bool ctr_hart_misp(void)
 {
-	bool *has_misp = info;
+	bool misp;
 	u64 old;
 
 	csr_write(RVCTR_CSR_SISELECT, RVCTR_ISELECT_ENTRY0);
 	old = csr_read(RVCTR_CSR_SIREG2);
 	csr_write(RVCTR_CSR_SIREG2, old | RVCTR_TARGET_MISP);
-	*has_misp = csr_read(RVCTR_CSR_SIREG2) & RVCTR_TARGET_MISP;
+	misp = csr_read(RVCTR_CSR_SIREG2) & RVCTR_TARGET_MISP;
 	csr_write(RVCTR_CSR_SIREG2, old);
+	return misp;
 }
 
+static void ctr_probe_hart(struct rvctr_ctr_hw *hw)
+{
+	hw->depths = rvctr_ctr_hart_depths();
+	hw->ctl = ctr_hart_ctl();
+	hw->misp = ctr_hart_misp();
+	/* Nothing the probes wrote stays for a BPF snapshot. */
+	ctr_clear();
+}
+
+/* From an IPI: this hart, into what all harts so far have. */
+static void ctr_probe_hart_ipi(void *info)
+{
+	struct rvctr_ctr_hw *all = info, hart;
+
+	ctr_probe_hart(&hart);
+	rvctr_ctr_hw_and(all, &hart);
+}
+
+/*
+ * Every online hart; one that comes online later is checked against the
+ * result by rvctr_ctr_cpu_starting().
+ */
+static int ctr_probe_harts(struct rvctr_ctr_hw *all)
+{
+	int cpu, ret = 0;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		ret = smp_call_function_single(cpu, ctr_probe_hart_ipi, all, 1);
+		if (ret)
+			break;
+	}
+	cpus_read_unlock();
+	return ret;
+}
+
+static void ctr_warn_lacks(int cpu, const struct rvctr_ctr_hw *lack)
+{
+	u64 ctl = lack->ctl;
+	unsigned int enc;
+	char buf[256];
+	int len = 0;
+
+	for (; ctl; ctl &= ctl - 1)
+		len += scnprintf(buf + len, sizeof(buf) - len, " sctrctl.%s",
+				 rvctr_ctl_field_name(ctl));
+	for (enc = 0; enc <= RVCTR_DEPTH_ENC_MAX; enc++)
+		if (lack->depths & BIT(enc))
+			len += scnprintf(buf + len, sizeof(buf) - len,
+					 " depth %u", RVCTR_DEPTH_MIN << enc);
+	if (lack->misp)
+		len += scnprintf(buf + len, sizeof(buf) - len, " MISP");
+	pr_warn("cpu%d lacks CTR features the PMU offers:%s\n", cpu, buf);
+}
+
+/**
+ * rvctr_ctr_cpu_starting - check a hart coming up against what CTR offers
+ * @ctr: the CTR state of the PMU, probed at load
+ *
+ * Call on the hart itself (a CPU hotplug callback run on that CPU), while
+ * no branch-stack event is on it; it takes interrupts off itself, so any
+ * context that cannot migrate will do.  It probes the hart's depths,
+ * sctrctl fields and MISP as at load, leaves sctrctl 0, the depth as it
+ * was and the buffer clear, and compares.  Every depth and field the PMU
+ * offers must be there: events already open may hold any depth the
+ * harts supported at load, and their filters rely on the fields.
+ *
+ * Return: 0, or -EOPNOTSUPP after a warning naming the CPU and what it
+ * lacks.  Without CTR, 0 at once.
+ */
+int rvctr_ctr_cpu_starting(struct rvctr_ctr *ctr)
+{
+	struct rvctr_ctr_hw hart, lack;
+	unsigned long flags;
+	int cpu;
+
+	if (!ctr->hw.depths)
+		return 0;
+	local_irq_save(flags);
+	cpu = smp_processor_id();
+	ctr_probe_hart(&hart);
+	local_irq_restore(flags);
+	if (!rvctr_ctr_hw_lacks(&hart, &ctr->hw, &lack))
+		return 0;
+	ctr_warn_lacks(cpu, &lack);
+	return -EOPNOTSUPP;
+}
+
+/*
+ * ctr_depth if every hart supports it, else the nearest below it, else
+ * the smallest there is (a hart that only does 128 or 256 entries).
+ */
 static unsigned int ctr_pick_depth(unsigned int depths)
 {
-	int enc = rvctr_depth_encode(ctr_depth);
+	unsigned int depth = rvctr_depth_pick(depths, ctr_depth);
 
-	if (ctr_depth && enc >= 0 && (depths & BIT(enc)))
-		return ctr_depth;
-	if (ctr_depth)
-		pr_warn("ctr_depth=%u not supported, using the largest\n",
-			ctr_depth);
-	return RVCTR_DEPTH_MIN << __fls(depths);
+	if (ctr_depth && depth != ctr_depth)
+		pr_info("ctr_depth=%u not supported by every hart, using %u\n",
+			ctr_depth, depth);
+	return depth;
 }
 
 int rvctr_ctr_probe(struct rvctr_ctr *ctr, const struct rvctr_caps *caps,
 		    struct pmu *pmu)
 {
-	unsigned long flags;
 	int ret;
 
 	rvctr_ctr_sysfs_init(ctr);
-	ctr->depths = caps->ctr_depths;
-	if (!ctr->depths)
+	if (!caps->ctr_depths)
 		return 0;
-	ctr->depth = ctr_pick_depth(ctr->depths);
+	ctr->hw = (struct rvctr_ctr_hw) {
+		.ctl = RVCTR_CTL_SFIELDS,
+		.depths = caps->ctr_depths,
+		.misp = 1,
+	};
+	ret = ctr_probe_harts(&ctr->hw);
+	if (ret || !ctr->hw.depths) {
+		ctr->hw = (struct rvctr_ctr_hw) { };
+		return ret;
+	}
+	pr_info("CTR on every hart: sctrctl fields %#llx, MISP %s\n",
+		ctr->hw.ctl, ctr->hw.misp ? "yes" : "no");
+	ctr->depth = ctr_pick_depth(ctr->hw.depths);
 	ctr->has_h = rvctr_has(caps, RVCTR_EXT_H);
-	local_irq_save(flags);
-	ctr_probe_misp(&ctr->has_misp);
-	local_irq_restore(flags);
 
 	ctr->task_ctx_cache = kmem_cache_create("rvctr_ctr_task_ctx",
 						sizeof(struct rvctr_ctr_task_ctx),
@@ -847,7 +1005,7 @@ int rvctr_ctr_probe(struct rvctr_ctr *ctr, const struct rvctr_caps *caps,
 
 void rvctr_ctr_remove(struct rvctr_ctr *ctr, struct pmu *pmu)
 {
-	if (!ctr->depths)
+	if (!ctr->hw.depths)
 		return;
 	/* Returns once no BPF program is still in rvctr_ctr_snapshot(). */
 	perf_snapshot_branch_stack_unregister();

@@ -6,6 +6,7 @@
  * rvctr_ctr.c.  The core touches branch stacks in these places only:
  *
  *   probe/remove       rvctr_ctr_probe() / rvctr_ctr_remove()
+ *   CPU hotplug        rvctr_ctr_cpu_starting(), on the hart coming up
  *   event_init         rvctr_ctr_event_init()
  *   add/del            rvctr_ctr_add() / rvctr_ctr_del()
  *   pmu_enable/disable rvctr_ctr_enable() / rvctr_ctr_disable()
@@ -57,11 +58,15 @@ struct rvctr_ctr_cpu {
 	struct perf_branch_entry entries[RVCTR_DEPTH_MAX];
 };
 
-/* CTR state of one PMU instance; the core embeds it in its PMU struct. */
+/*
+ * CTR state of one PMU instance; the core embeds it in its PMU struct.
+ * @hw is what every hart implements (probed at load, rvctr/ctr.h), fixed
+ * from then on: a hart that comes up later must have all of it
+ * (rvctr_ctr_cpu_starting()).  @hw.depths is 0 without CTR.
+ */
 struct rvctr_ctr {
-	unsigned int depths;	/* BIT(n): 16 << n supported by every hart */
+	struct rvctr_ctr_hw hw;
 	unsigned int depth;	/* entries new events use (module param, sysfs) */
-	bool has_misp;		/* ctrtarget.MISP is implemented */
 	bool has_h;		/* the hart has the H extension */
 	struct kmem_cache *task_ctx_cache;	/* call-stack save areas */
 	struct dentry *debugfs;
@@ -79,13 +84,14 @@ struct rvctr_ctr {
 int rvctr_ctr_probe(struct rvctr_ctr *ctr, const struct rvctr_caps *caps,
 		    struct pmu *pmu);
 void rvctr_ctr_remove(struct rvctr_ctr *ctr, struct pmu *pmu);
+unsigned int rvctr_ctr_hart_depths(void);
+int rvctr_ctr_cpu_starting(struct rvctr_ctr *ctr);
 int rvctr_ctr_event_init(struct rvctr_ctr *ctr, struct perf_event *event);
 int rvctr_ctr_add(struct rvctr_ctr_cpu *cc, struct perf_event *event);
 void rvctr_ctr_del(struct rvctr_ctr_cpu *cc, struct perf_event *event);
 void rvctr_ctr_enable(struct rvctr_ctr_cpu *cc);
 void rvctr_ctr_disable(struct rvctr_ctr_cpu *cc);
 void rvctr_ctr_cpu_pm_exit(struct rvctr_ctr_cpu *cc);
-int rvctr_ctr_cpu_starting(struct rvctr_ctr *ctr);
 void rvctr_ctr_sample(struct rvctr_ctr *ctr, struct rvctr_ctr_cpu *cc,
 		      struct perf_event *event, struct perf_sample_data *data);
 void rvctr_ctr_unfreeze(struct rvctr_ctr_cpu *cc);
@@ -126,6 +132,16 @@ static inline int rvctr_ctr_probe(struct rvctr_ctr *ctr,
 
 static inline void rvctr_ctr_remove(struct rvctr_ctr *ctr, struct pmu *pmu) { }
 
+static inline unsigned int rvctr_ctr_hart_depths(void)
+{
+	return 0;
+}
+
+static inline int rvctr_ctr_cpu_starting(struct rvctr_ctr *ctr)
+{
+	return 0;
+}
+
 static inline int rvctr_ctr_event_init(struct rvctr_ctr *ctr,
 				       struct perf_event *event)
 {
@@ -143,11 +159,6 @@ static inline void rvctr_ctr_del(struct rvctr_ctr_cpu *cc,
 static inline void rvctr_ctr_enable(struct rvctr_ctr_cpu *cc) { }
 static inline void rvctr_ctr_disable(struct rvctr_ctr_cpu *cc) { }
 static inline void rvctr_ctr_cpu_pm_exit(struct rvctr_ctr_cpu *cc) { }
-static inline int rvctr_ctr_cpu_starting(struct rvctr_ctr *ctr)
-{
-	return 0;
-}
-
 static inline void rvctr_ctr_sample(struct rvctr_ctr *ctr,
 				    struct rvctr_ctr_cpu *cc,
 				    struct perf_event *event,

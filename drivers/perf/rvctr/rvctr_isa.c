@@ -46,26 +46,12 @@ static unsigned long rvctr_node_exts(struct device_node *np)
 	return ext;
 }
 
-/*
- * Supported depths: sctrdepth is WARL, so write each encoding and keep
- * those that read back unchanged (CTR v1.0, sctrdepth).  Runs on the hart
- * being probed with interrupts off; restores the previous depth.
- */
+/* From an IPI: keep the depths every hart supports (rvctr_ctr.c). */
 static void rvctr_probe_depths(void *info)
 {
 	unsigned int *depths = info;
-	unsigned long old, enc;
-	unsigned int found = 0;
 
-	old = csr_read(RVCTR_CSR_SCTRDEPTH);
-	for (enc = 0; enc <= RVCTR_DEPTH_ENC_MAX; enc++) {
-		csr_write(RVCTR_CSR_SCTRDEPTH, enc);
-		if (RVCTR_GET(RVCTR_DEPTH_FIELD, csr_read(RVCTR_CSR_SCTRDEPTH)) == enc)
-			found |= BIT(enc);
-	}
-	csr_write(RVCTR_CSR_SCTRDEPTH, old);
-	/* Keep only the depths every hart supports. */
-	*depths &= found;
+	*depths &= rvctr_ctr_hart_depths();
 }
 
 static int rvctr_isa_of(struct device *dev, unsigned long *ext)

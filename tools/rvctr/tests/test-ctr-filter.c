@@ -129,6 +129,41 @@ static void test_call_stack(void)
 	T_EQ(ctl_of(cs, RVCTR_FILTER_NTBR), ~0ULL, "call_stack + ntbr refused");
 }
 
+/*
+ * Whatever the filter, the value written to sctrctl sets only sctrctl's
+ * fields, never a reserved (WPRI) bit: bits 38 and 39 would inhibit the
+ * reserved types 6 and 7.
+ */
+static void test_fields_only(void)
+{
+	static const uint64_t types[] = {
+		0, PERF_SAMPLE_BRANCH_ANY, PERF_SAMPLE_BRANCH_ANY_CALL,
+		PERF_SAMPLE_BRANCH_ANY_RETURN, PERF_SAMPLE_BRANCH_IND_CALL,
+		PERF_SAMPLE_BRANCH_CALL, PERF_SAMPLE_BRANCH_COND,
+		PERF_SAMPLE_BRANCH_IND_JUMP, PERF_SAMPLE_BRANCH_CALL_STACK,
+		PERF_SAMPLE_BRANCH_CALL | PERF_SAMPLE_BRANCH_ANY_RETURN,
+		PERF_SAMPLE_BRANCH_COND | PERF_SAMPLE_BRANCH_IND_JUMP,
+	};
+	static const uint64_t privs[] = { U, K, U | K };
+	/* CTR v1.0 sctrctl: U, S, RASEMU, STE, BPFRZ, LCOFIFRZ, 33-37, 40-47 */
+	const uint64_t fields = 0x1983ULL | 0x3eULL << 32 | 0xffULL << 40;
+	uint64_t outside = 0, ctl;
+	unsigned int t, p, o, n = 0;
+
+	for (t = 0; t < sizeof(types) / sizeof(types[0]); t++)
+		for (p = 0; p < sizeof(privs) / sizeof(privs[0]); p++)
+			for (o = 0; o < 4; o++) {
+				ctl = ctl_of(types[t] | privs[p], o);
+				if (ctl == ~0ULL)
+					continue;
+				outside |= ctl & ~fields;
+				n++;
+			}
+	T_OK(n > 50, "most combinations translate");
+	T_EQ(outside, 0, "no filter sets a bit outside sctrctl's fields");
+	T_EQ(RVCTR_CTL_SFIELDS, fields, "RVCTR_CTL_SFIELDS: the fields of sctrctl");
+}
+
 int main(void)
 {
 	test_classified();
@@ -138,5 +173,6 @@ int main(void)
 	test_refused();
 	test_options();
 	test_call_stack();
+	test_fields_only();
 	return tests_done();
 }

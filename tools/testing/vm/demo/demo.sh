@@ -17,9 +17,9 @@ echo "== cpu PMU: $(cat $cpu/caps/branches)-entry branch stacks; $(ls $cpu/event
 cp ./hot "$out/hot"
 echo "== perf record -b -e cycles:u -c 5000 -m 4096 ./hot 3000"
 # Written to tmpfs, then copied: perf mmaps its output at the end, which
-# the 9p share of /out does not allow.  A 256-entry stack makes a 6 KB
-# sample: perf's default 516 KB ring lost 19% of them under QEMU, 4 MB
-# still 6%; 16 MB (-m 4096) loses none.
+# the 9p share of /out does not allow.  A 256-entry stack (the default
+# before 64) makes a 6 KB sample: perf's default 516 KB ring lost 19% of
+# them under QEMU, 4 MB still 6%; 16 MB (-m 4096) lost none.
 perf record -b -e cycles:u -c 5000 -m 4096 -o /tmp/perf.data -- ./hot 3000 2>&1 | tail -3
 cp /tmp/perf.data "$out/perf.data" || exit 1
 [ -s "$out/perf.data" ] || exit 1
