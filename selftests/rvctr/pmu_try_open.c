@@ -4,10 +4,10 @@
  * answered, which stock perf hides behind its own messages and
  * fallbacks.  A helper for profile_test.sh, not a test:
  *
- *   pmu_try_open [-p PERIOD] [-b] cycles|instructions
+ *   pmu_try_open [-u] [-p PERIOD] [-b] cycles|instructions
  *
- * -p PERIOD makes it a sampling event, -b adds a branch stack (any
- * branch, user mode).  Prints "opened" and exits 0, or "errno N (TEXT)"
+ * -u counts user mode only (exclude_kernel, exclude_hv), -p PERIOD makes
+ * it a sampling event, -b adds a branch stack (any branch, user mode).  Prints "opened" and exits 0, or "errno N (TEXT)"
  * and exits 1; 2 for a usage error.
  */
 #define _GNU_SOURCE
@@ -19,16 +19,19 @@ int main(int argc, char **argv)
 {
 	struct perf_event_attr attr;
 	unsigned long long period = 0;
-	int branch = 0, opt, fd;
+	int branch = 0, user = 0, opt, fd;
 	uint64_t config;
 
-	while ((opt = getopt(argc, argv, "p:b")) != -1) {
+	while ((opt = getopt(argc, argv, "up:b")) != -1) {
 		switch (opt) {
 		case 'p':
 			period = strtoull(optarg, NULL, 0);
 			break;
 		case 'b':
 			branch = 1;
+			break;
+		case 'u':
+			user = 1;
 			break;
 		default:
 			goto usage;
@@ -44,8 +47,8 @@ int main(int argc, char **argv)
 		goto usage;
 
 	pmu_attr(&attr, PERF_TYPE_HARDWARE, config);
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
+	attr.exclude_kernel = user;
+	attr.exclude_hv = user;
 	if (period) {
 		attr.sample_period = period;
 		attr.sample_type = PERF_SAMPLE_IP;
@@ -64,7 +67,7 @@ int main(int argc, char **argv)
 	printf("opened\n");
 	return 0;
 usage:
-	fprintf(stderr, "usage: %s [-p PERIOD] [-b] cycles|instructions\n",
+	fprintf(stderr, "usage: %s [-u] [-p PERIOD] [-b] cycles|instructions\n",
 		argv[0]);
 	return 2;
 }

@@ -97,6 +97,9 @@ if [ -n "$nosscofpmf" ]; then
 	check "the probe says sampling is unavailable" bash -c \
 		"dmesg | grep rvctr | grep -v 'not loading' | grep -E -i -q 'overflow interrupt|sampling'"
 	try_open opened "a counting event opens" instructions
+	# Sscofpmf's xINH bits are the privilege filter: without them a
+	# user-only event is refused, not counted in every mode.
+	try_open "errno 95 " "a user-only counting event is refused (EOPNOTSUPP)" -u instructions
 	try_open "errno 95 " "perf_event_open of a sampling event: EOPNOTSUPP" -p 100000 cycles
 	perf record -e cycles -c 100000 -o "$tmp/rec.data" -- \
 		"$bins/ctr_workload" loop 1000 >/dev/null 2>"$tmp/rec.err"
