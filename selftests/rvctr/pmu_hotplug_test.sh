@@ -43,7 +43,7 @@ wait "$stat_pid"
 diag "$(cat /tmp/hp-stat.txt | grep instructions)"
 count=$(grep instructions /tmp/hp-stat.txt | cut -d, -f1)
 check "system-wide count survives the hotplug" test "${count:-0}" -gt 0 2>/dev/null
-state=$(grep -c 'perf/riscv/rvctr:online' /sys/devices/system/cpu/hotplug/states)
+state=$(grep -c 'perf/riscv/rvctr:starting' /sys/devices/system/cpu/hotplug/states)
 check "exactly one cpuhp state" test "$state" -eq 1
 
 if [ -n "$sampling" ]; then
