@@ -58,6 +58,7 @@ static inline bool rvctr_has(const struct rvctr_caps *caps, enum rvctr_ext ext)
 #define RVCTR_F_ON_DELEG	BIT(2)	/* currently on a delegated counter */
 #define RVCTR_F_UA_USER		BIT(3)	/* opened under perf_user_access=1 */
 #define RVCTR_F_UA_LEGACY	BIT(4)	/* opened under perf_user_access=2 */
+#define RVCTR_F_RELOAD		BIT(5)	/* counter must be given prev_count */
 
 /* A vendor's events and format fields, chosen by mvendorid/marchid. */
 struct rvctr_vendor {
@@ -138,6 +139,7 @@ void rvctr_counter_free(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 			struct perf_event *event);
 void rvctr_counter_start(struct rvctr_pmu *rp, struct perf_event *event,
 			 u64 ival);
+void rvctr_counter_resume(struct rvctr_pmu *rp, struct perf_event *event);
 void rvctr_counter_stop(struct rvctr_pmu *rp, struct perf_event *event);
 u64 rvctr_counter_read(struct rvctr_pmu *rp, struct perf_event *event);
 void rvctr_counters_stop_used(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc);

@@ -117,9 +117,20 @@ static void rvctr_start(struct perf_event *event, int flags)
 	if (flags & PERF_EF_RELOAD)
 		WARN_ON_ONCE(!(hwc->state & PERF_HES_UPTODATE));
 	hwc->state = 0;
-	rvctr_set_period(rp, event);
-	rvctr_counter_start(rp, event, local64_read(&hwc->prev_count) &
-			    rvctr_counter_width_mask(rp, hwc->idx));
+	/*
+	 * Without PERF_EF_RELOAD the counter goes on from the value it
+	 * stopped at, which prev_count still matches (unthrottling, and
+	 * perf_adjust_freq_unthr_events() after a stop with an update), as
+	 * x86 and arm_pmu resume.  An overflowed counter does not hold
+	 * prev_count until it is given it: RVCTR_F_RELOAD.
+	 */
+	if (flags & PERF_EF_RELOAD)
+		rvctr_set_period(rp, event);
+	if ((flags & PERF_EF_RELOAD) || (hwc->flags & RVCTR_F_RELOAD))
+		rvctr_counter_start(rp, event, local64_read(&hwc->prev_count) &
+				    rvctr_counter_width_mask(rp, hwc->idx));
+	else
+		rvctr_counter_resume(rp, event);
 	rvctr_user_start(rp, event);
 	perf_event_update_userpage(event);
 }
@@ -287,6 +298,8 @@ static bool rvctr_overflow(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 	struct perf_sample_data data;
 
 	rvctr_update(rp, event);
+	/* prev_count is now the next period's: the counter needs it. */
+	event->hw.flags |= RVCTR_F_RELOAD;
 	if (!rvctr_set_period(rp, event))
 		return true;	/* a period longer than the counter: not yet */
 	regs = rvctr_sample_regs(event, regs);

@@ -263,12 +263,14 @@ static void rvctr_deleg_start(struct hw_perf_event *hwc, u64 ival)
 	csr_clear(RVCTR_CSR_SCOUNTINHIBIT, BIT(hwc->idx));
 }
 
+/* Start the counter at @ival. */
 void rvctr_counter_start(struct rvctr_pmu *rp, struct perf_event *event,
 			 u64 ival)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	struct sbiret ret;
 
+	hwc->flags &= ~RVCTR_F_RELOAD;
 	if (hwc->flags & RVCTR_F_ON_DELEG) {
 		rvctr_deleg_start(hwc, ival);
 		return;
@@ -288,6 +290,22 @@ void rvctr_counter_start(struct rvctr_pmu *rp, struct perf_event *event,
 	}
 	if (ret.error)
 		pr_err_once("starting counter %d failed: %ld\n", hwc->idx,
+			    ret.error);
+}
+
+/* Start the counter from the value it stopped at. */
+void rvctr_counter_resume(struct rvctr_pmu *rp, struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	struct sbiret ret;
+
+	if (hwc->flags & RVCTR_F_ON_DELEG) {
+		csr_clear(RVCTR_CSR_SCOUNTINHIBIT, BIT(hwc->idx));
+		return;
+	}
+	ret = rvctr_sbi(SBI_EXT_PMU_COUNTER_START, hwc->idx, 1, 0, 0);
+	if (ret.error && ret.error != SBI_ERR_ALREADY_STARTED)
+		pr_err_once("resuming counter %d failed: %ld\n", hwc->idx,
 			    ret.error);
 }
 
