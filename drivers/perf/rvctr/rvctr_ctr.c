@@ -992,13 +992,10 @@ int rvctr_ctr_probe(struct rvctr_ctr *ctr, const struct rvctr_caps *caps,
 	 * call would outlive this module (kernel/patches/).
 	 */
 	ret = perf_snapshot_branch_stack_register(rvctr_ctr_snapshot);
-	if (ret) {
-		pr_err("another driver provides bpf_get_branch_snapshot(): %d\n",
-		       ret);
-		pmu->task_ctx_cache = NULL;
-		kmem_cache_destroy(ctr->task_ctx_cache);
-		return ret;
-	}
+	if (ret)
+		pr_warn("another driver provides bpf_get_branch_snapshot() (%d): branch stacks without it\n",
+			ret);
+	ctr->bpf_snapshot = !ret;
 	rvctr_ctr_debugfs_init(ctr);
 	return 0;
 }
@@ -1008,7 +1005,8 @@ void rvctr_ctr_remove(struct rvctr_ctr *ctr, struct pmu *pmu)
 	if (!ctr->hw.depths)
 		return;
 	/* Returns once no BPF program is still in rvctr_ctr_snapshot(). */
-	perf_snapshot_branch_stack_unregister();
+	if (ctr->bpf_snapshot)
+		perf_snapshot_branch_stack_unregister(rvctr_ctr_snapshot);
 	debugfs_remove_recursive(ctr->debugfs);
 	pmu->task_ctx_cache = NULL;
 	/*

@@ -68,6 +68,7 @@ struct rvctr_ctr {
 	struct rvctr_ctr_hw hw;
 	unsigned int depth;	/* entries new events use (module param, sysfs) */
 	bool has_h;		/* the hart has the H extension */
+	bool bpf_snapshot;	/* provides bpf_get_branch_snapshot() */
 	struct kmem_cache *task_ctx_cache;	/* call-stack save areas */
 	struct dentry *debugfs;
 	/* caps/branches, and the writable ctr_depth: add to pmu->attr_groups */
