@@ -55,10 +55,14 @@ static inline bool rvctr_has(const struct rvctr_caps *caps, enum rvctr_ext ext)
 /* hw_perf_event.flags */
 #define RVCTR_F_FW		BIT(0)	/* SBI firmware counter */
 #define RVCTR_F_DELEG		BIT(1)	/* event may use delegated counters */
-#define RVCTR_F_ON_DELEG	BIT(2)	/* currently on a delegated counter */
 #define RVCTR_F_UA_USER		BIT(3)	/* opened under perf_user_access=1 */
 #define RVCTR_F_UA_LEGACY	BIT(4)	/* opened under perf_user_access=2 */
-#define RVCTR_F_RELOAD		BIT(5)	/* counter must be given prev_count */
+/*
+ * hw.flags is written at event_init only, and for
+ * PERF_EVENT_FLAG_USER_READ_CNT from process context at mmap
+ * (rvctr_user.c): what changes while the event runs is kept per CPU,
+ * by counter (struct rvctr_cpu), so no update can be lost.
+ */
 
 /* A vendor's events and format fields, chosen by mvendorid/marchid. */
 struct rvctr_vendor {
@@ -83,7 +87,12 @@ struct rvctr_cpu {
 	u64 deleg_sel[RVCTR_HW_COUNTERS];
 	bool deleg_sel_known;	/* read back once per module load */
 	/* Counters stopped by CPU_PM_ENTER, to start again on exit */
-	unsigned long pm_running;
+	DECLARE_BITMAP(pm_running, RVCTR_MAX_COUNTERS);
+	/*
+	 * Overflowed counters whose event's prev_count is already the next
+	 * period's: a start must give them that value, not resume them.
+	 */
+	unsigned long reload;
 	/*
 	 * What this hart has of what the PMU was probed with (CPU hotplug
 	 * starting callback): delegated counters, and every CTR feature.
@@ -149,6 +158,13 @@ void rvctr_counters_reset_cpu(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc);
 unsigned long rvctr_counters_cpu_deleg(struct rvctr_pmu *rp);
 void rvctr_counters_pm_exit(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc);
 u64 rvctr_counter_width_mask(struct rvctr_pmu *rp, int idx);
+
+/* Counters are delegated or SBI-owned by index: rvctr_counter_alloc(). */
+static inline bool rvctr_on_deleg(struct rvctr_pmu *rp, int idx)
+{
+	return idx < RVCTR_HW_COUNTERS && (rp->deleg_mask & BIT(idx));
+}
+
 unsigned int rvctr_counter_csr_bit(struct rvctr_pmu *rp, int idx);
 
 /* rvctr_user.c: user-space counter access, kernel.perf_user_access */
@@ -163,6 +179,7 @@ void rvctr_user_stop(struct rvctr_pmu *rp, struct perf_event *event);
 void rvctr_user_event_mapped(struct perf_event *event, struct mm_struct *mm);
 void rvctr_user_event_unmapped(struct perf_event *event, struct mm_struct *mm);
 int rvctr_user_ctr_width(int idx);
+void rvctr_user_cpu_online(struct rvctr_pmu *rp, bool online);
 
 /* rvctr_events.c: event maps, filters and sysfs attributes. */
 int rvctr_event_map(struct rvctr_pmu *rp, struct perf_event *event);

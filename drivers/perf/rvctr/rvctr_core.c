@@ -8,11 +8,12 @@
  * driver.  Counters are programmed by rvctr_counter.c, events mapped by
  * rvctr_events.c, branch stacks recorded by rvctr_ctr.c.
  *
- * The driver binds to the device tree's "riscv,pmu" node, which OpenSBI
- * leaves in place (QEMU virt and most boards have one), so the module
- * keeps no device of its own and no file-scope state: everything hangs
- * off struct rvctr_pmu, reached from the perf_event, the percpu irq
- * cookie, the cpuhp instance or the platform device.
+ * The driver binds to the device tree's "riscv,pmu" node where there is
+ * one, and otherwise registers a device of its own (rvctr_init()).  No
+ * file-scope state: everything hangs off struct rvctr_pmu, reached from
+ * the perf_event, the percpu irq cookie, the cpuhp instance, the CPU PM
+ * notifier or the platform device (and, for riscv_pmu.c's width
+ * callback, a per-CPU pointer in rvctr_user.c).
  */
 #define pr_fmt(fmt) "rvctr: " fmt
 
@@ -63,11 +64,19 @@ static void rvctr_report(struct device *dev, const struct rvctr_caps *caps)
 
 /* ---- counting ---------------------------------------------------------- */
 
+/*
+ * An overflowed counter waiting for its next period (rvctr_cpu.reload)
+ * holds no value prev_count is relative to: what it counted up to the
+ * overflow is in the count already, and nothing is added until it is
+ * given prev_count.
+ */
 static u64 rvctr_update(struct rvctr_pmu *rp, struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	u64 prev, now, delta;
 
+	if (this_cpu_ptr(rp->cpus)->reload & BIT(hwc->idx))
+		return 0;
 	do {
 		prev = local64_read(&hwc->prev_count);
 		now = rvctr_counter_read(rp, event);
@@ -122,11 +131,12 @@ static void rvctr_start(struct perf_event *event, int flags)
 	 * stopped at, which prev_count still matches (unthrottling, and
 	 * perf_adjust_freq_unthr_events() after a stop with an update), as
 	 * x86 and arm_pmu resume.  An overflowed counter does not hold
-	 * prev_count until it is given it: RVCTR_F_RELOAD.
+	 * prev_count until it is given it: rvctr_cpu.reload.
 	 */
 	if (flags & PERF_EF_RELOAD)
 		rvctr_set_period(rp, event);
-	if ((flags & PERF_EF_RELOAD) || (hwc->flags & RVCTR_F_RELOAD))
+	if ((flags & PERF_EF_RELOAD) ||
+	    (this_cpu_ptr(rp->cpus)->reload & BIT(hwc->idx)))
 		rvctr_counter_start(rp, event, local64_read(&hwc->prev_count) &
 				    rvctr_counter_width_mask(rp, hwc->idx));
 	else
@@ -290,18 +300,24 @@ static struct pt_regs *rvctr_sample_regs(struct perf_event *event,
 /*
  * One overflowed event; false if it was throttled and must stay stopped.
  * Up to Linux 6.15 the driver stops a throttled event, from 6.16 the
- * core already has (rvctr_stop() is then a no-op).
+ * core already has (rvctr_stop() is then a no-op), and it stops the
+ * whole group: a member whose overflow comes after its leader's in this
+ * interrupt is already stopped, and gets its count and next period but
+ * no sample, as x86 skips events no longer in active_mask.
  */
 static bool rvctr_overflow(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 			   struct perf_event *event, struct pt_regs *regs)
 {
 	struct perf_sample_data data;
+	bool stopped = event->hw.state & PERF_HES_STOPPED;
 
 	rvctr_update(rp, event);
 	/* prev_count is now the next period's: the counter needs it. */
-	event->hw.flags |= RVCTR_F_RELOAD;
+	cpuc->reload |= BIT(event->hw.idx);
 	if (!rvctr_set_period(rp, event))
-		return true;	/* a period longer than the counter: not yet */
+		return !stopped;	/* a period longer than the counter */
+	if (stopped)
+		return false;
 	regs = rvctr_sample_regs(event, regs);
 	if (!regs)
 		return true;
@@ -426,7 +442,8 @@ static void rvctr_irq_free(struct rvctr_pmu *rp)
  * warns, notify_cpu_starting()), so a hart that lacks what the PMU was
  * probed with is used for less instead: delegated counters it lacks are
  * not used on it, and branch-stack events are not scheduled on it if it
- * lacks a CTR depth, field or MISP (rvctr_add()); both say so once.
+ * lacks a CTR depth, field or MISP (rvctr_add()); each time it comes up,
+ * a warning says so.
  */
 static int rvctr_cpu_starting(unsigned int cpu, struct hlist_node *node)
 {
@@ -437,6 +454,7 @@ static int rvctr_cpu_starting(unsigned int cpu, struct hlist_node *node)
 	cpuc->ctr_ok = !rvctr_ctr_cpu_starting(&rp->ctr);
 	rvctr_counters_reset_cpu(rp, cpuc);
 	rvctr_user_cpu_init(rp);
+	rvctr_user_cpu_online(rp, true);
 	csr_clear(CSR_IP, BIT(RV_IRQ_PMU));
 	if (rp->irq)
 		enable_percpu_irq(rp->irq, IRQ_TYPE_NONE);
@@ -449,6 +467,9 @@ static int rvctr_cpu_dying(unsigned int cpu, struct hlist_node *node)
 
 	if (rp->irq)
 		disable_percpu_irq(rp->irq);
+	rvctr_user_cpu_online(rp, false);
+	/* Nothing but time (the vDSO reads it) stays open after us. */
+	csr_write(CSR_SCOUNTEREN, BIT(1));
 	return 0;
 }
 
@@ -496,14 +517,14 @@ static int rvctr_cpu_pm_notify(struct notifier_block *nb, unsigned long cmd,
 
 	switch (cmd) {
 	case CPU_PM_ENTER:
-		cpuc->pm_running = 0;
+		bitmap_zero(cpuc->pm_running, RVCTR_MAX_COUNTERS);
 		rvctr_ctr_disable(&cpuc->ctr);
 		for_each_set_bit(idx, cpuc->used, RVCTR_MAX_COUNTERS) {
 			event = cpuc->events[idx];
 			if (event->hw.state & PERF_HES_STOPPED)
 				continue;
 			rvctr_stop(event, PERF_EF_UPDATE);
-			__set_bit(idx, &cpuc->pm_running);
+			__set_bit(idx, cpuc->pm_running);
 		}
 		break;
 	case CPU_PM_EXIT:
@@ -511,9 +532,9 @@ static int rvctr_cpu_pm_notify(struct notifier_block *nb, unsigned long cmd,
 		rvctr_user_cpu_init(rp);
 		rvctr_counters_pm_exit(rp, cpuc);
 		rvctr_ctr_cpu_pm_exit(&cpuc->ctr);
-		for_each_set_bit(idx, &cpuc->pm_running, RVCTR_MAX_COUNTERS)
+		for_each_set_bit(idx, cpuc->pm_running, RVCTR_MAX_COUNTERS)
 			rvctr_start(cpuc->events[idx], PERF_EF_RELOAD);
-		cpuc->pm_running = 0;
+		bitmap_zero(cpuc->pm_running, RVCTR_MAX_COUNTERS);
 		rvctr_ctr_enable(&cpuc->ctr);
 		break;
 	default:
@@ -637,11 +658,9 @@ static int rvctr_probe(struct platform_device *pdev)
 	ret = rvctr_percpu_init(rp);
 	if (ret)
 		return ret;
-	if (rvctr_has(&rp->caps, RVCTR_EXT_SSCOFPMF)) {
-		ret = rvctr_irq_setup(rp);
-		if (ret)
-			return ret;
-	}
+	/* Without the interrupt the PMU still counts, as without Sscofpmf. */
+	if (rvctr_has(&rp->caps, RVCTR_EXT_SSCOFPMF) && rvctr_irq_setup(rp))
+		dev_warn(rp->dev, "counting only, no sampling\n");
 	rvctr_pmu_init(rp);
 	/* After rvctr_pmu_init(): it sets pmu->task_ctx_cache. */
 	ret = rvctr_ctr_probe(&rp->ctr, &rp->caps, &rp->base.pmu);

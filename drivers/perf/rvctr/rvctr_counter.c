@@ -222,12 +222,8 @@ int rvctr_counter_alloc(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 	unsigned long allowed = hwc->extra_reg.config;
 	int idx = -ENOENT;
 
-	hwc->flags &= ~RVCTR_F_ON_DELEG;
-	if (hwc->flags & RVCTR_F_DELEG) {
+	if (hwc->flags & RVCTR_F_DELEG)
 		idx = rvctr_deleg_alloc(rp, cpuc, hwc, allowed);
-		if (idx >= 0)
-			hwc->flags |= RVCTR_F_ON_DELEG;
-	}
 	if (idx < 0)
 		idx = rvctr_sbi_alloc(rp, cpuc, hwc, allowed);
 	if (idx < 0)
@@ -245,7 +241,7 @@ void rvctr_counter_free(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 	struct hw_perf_event *hwc = &event->hw;
 	int idx = hwc->idx;
 
-	if (hwc->flags & RVCTR_F_ON_DELEG)
+	if (rvctr_on_deleg(rp, hwc->idx))
 		rvctr_deleg_park(cpuc, idx);
 	else
 		/* RESET releases the counter in the firmware. */
@@ -253,6 +249,7 @@ void rvctr_counter_free(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 			  SBI_PMU_STOP_FLAG_RESET, 0);
 	if (!(hwc->flags & RVCTR_F_FW))
 		cpuc->used_hw_csr &= ~BIT(rvctr_counter_csr_bit(rp, idx));
+	cpuc->reload &= ~BIT(idx);
 	clear_bit(idx, cpuc->used);
 }
 
@@ -270,8 +267,8 @@ void rvctr_counter_start(struct rvctr_pmu *rp, struct perf_event *event,
 	struct hw_perf_event *hwc = &event->hw;
 	struct sbiret ret;
 
-	hwc->flags &= ~RVCTR_F_RELOAD;
-	if (hwc->flags & RVCTR_F_ON_DELEG) {
+	this_cpu_ptr(rp->cpus)->reload &= ~BIT(hwc->idx);
+	if (rvctr_on_deleg(rp, hwc->idx)) {
 		rvctr_deleg_start(hwc, ival);
 		return;
 	}
@@ -299,7 +296,7 @@ void rvctr_counter_resume(struct rvctr_pmu *rp, struct perf_event *event)
 	struct hw_perf_event *hwc = &event->hw;
 	struct sbiret ret;
 
-	if (hwc->flags & RVCTR_F_ON_DELEG) {
+	if (rvctr_on_deleg(rp, hwc->idx)) {
 		csr_clear(RVCTR_CSR_SCOUNTINHIBIT, BIT(hwc->idx));
 		return;
 	}
@@ -314,7 +311,7 @@ void rvctr_counter_stop(struct rvctr_pmu *rp, struct perf_event *event)
 	struct hw_perf_event *hwc = &event->hw;
 	struct sbiret ret;
 
-	if (hwc->flags & RVCTR_F_ON_DELEG) {
+	if (rvctr_on_deleg(rp, hwc->idx)) {
 		csr_set(RVCTR_CSR_SCOUNTINHIBIT, BIT(hwc->idx));
 		return;
 	}
@@ -387,7 +384,7 @@ void rvctr_counters_restart(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
  */
 void rvctr_counters_reset_cpu(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc)
 {
-	unsigned long mask = rp->hw_mask & ~rp->deleg_mask;
+	unsigned long mask = rp->hw_mask & ~cpuc->deleg_ok;
 	int idx, i;
 	u64 sel;
 
@@ -411,17 +408,27 @@ void rvctr_counters_reset_cpu(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc)
 }
 
 /*
- * After a non-retentive idle state: the delegated counters not in use
- * may count and carry any OF value; park them again.  The firmware
- * restores its own counters' state (SBI v2.0 9.2).
+ * After a non-retentive idle state, which keeps no CSR (SBI v2.0 9.4
+ * HART_SUSPEND): the delegated counters not in use are parked again,
+ * and the SBI counters in use get their event again (CFG_MATCH with
+ * SKIP_MATCH on the same counter), as the events are stopped and will
+ * be started by the caller.
  */
 void rvctr_counters_pm_exit(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc)
 {
 	unsigned long idle = cpuc->deleg_ok & ~cpuc->used[0];
+	unsigned long sbi = rvctr_used_hw(rp, cpuc) & ~rp->deleg_mask;
+	struct hw_perf_event *hwc;
 	int idx;
 
 	for_each_set_bit(idx, &idle, RVCTR_HW_COUNTERS)
 		rvctr_deleg_park(cpuc, idx);
+	for_each_set_bit(idx, &sbi, RVCTR_HW_COUNTERS) {
+		hwc = &cpuc->events[idx]->hw;
+		sbi_ecall(SBI_EXT_PMU, SBI_EXT_PMU_COUNTER_CFG_MATCH, idx, 1,
+			  hwc->config_base | SBI_PMU_CFG_FLAG_SKIP_MATCH,
+			  hwc->event_base, rvctr_sbi_data(hwc), 0);
+	}
 }
 
 /*

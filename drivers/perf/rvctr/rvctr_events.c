@@ -201,12 +201,14 @@ void rvctr_sysfs_init(struct rvctr_pmu *rp)
 }
 
 /*
- * Privilege filters, which need Sscofpmf: without it a filtered event
- * is refused rather than counted in every mode.  M-mode (the SBI firmware) is never counted: the
- * firmware sets MINH, so exclude_hv is honoured by construction.  Guest
- * modes exist only with the H extension: without it exclude_guest is
- * trivially true and a guest-only event (exclude_host) cannot count
- * anything, so it is refused.
+ * Privilege filters, which need Sscofpmf: without it a filtered event is
+ * refused rather than counted in every mode.  M-mode (the SBI firmware)
+ * is never counted: the firmware sets MINH, so exclude_hv is honoured by
+ * construction.  Guest modes exist only with the H extension: without it
+ * exclude_guest is trivially true and a guest-only event (exclude_host)
+ * cannot count anything, so it is refused.  cycle and instret have no
+ * filter without Smcntrpmf (OpenSBI ignores the flags there), so a
+ * filtered event does not go on them.
  */
 static int rvctr_event_filters(struct rvctr_pmu *rp, struct perf_event *event)
 {
@@ -216,11 +218,20 @@ static int rvctr_event_filters(struct rvctr_pmu *rp, struct perf_event *event)
 	unsigned long flags = 0;
 	u64 inh = 0;
 
-	/* The xINH bits of mhpmevent are Sscofpmf's (Sscofpmf 1.0). */
-	if ((attr->exclude_user || attr->exclude_kernel) &&
-	    !rvctr_has(&rp->caps, RVCTR_EXT_SSCOFPMF)) {
-		pr_debug("exclude_user/exclude_kernel need Sscofpmf\n");
-		return -EOPNOTSUPP;
+	/*
+	 * The xINH bits of mhpmevent are Sscofpmf's (Sscofpmf 1.0).  perf
+	 * sets exclude_guest on every event by default, so refusing it
+	 * would refuse every event: without Sscofpmf, guest modes (if any)
+	 * are counted.
+	 */
+	if (!rvctr_has(&rp->caps, RVCTR_EXT_SSCOFPMF)) {
+		if (attr->exclude_user || attr->exclude_kernel ||
+		    attr->exclude_host) {
+			pr_debug("exclude_user/kernel/host need Sscofpmf\n");
+			return -EOPNOTSUPP;
+		}
+		hwc->config_base = 0;
+		return 0;
 	}
 	if (attr->exclude_host && !has_h) {
 		pr_debug("exclude_host without the H extension\n");
@@ -245,6 +256,8 @@ static int rvctr_event_filters(struct rvctr_pmu *rp, struct perf_event *event)
 	hwc->config_base = flags;
 	/* The firmware sets MINH itself; delegated counters need it too. */
 	hwc->config |= inh | RVCTR_HPMEVENT_MINH;
+	if (flags)
+		hwc->extra_reg.config &= ~(BIT(0) | BIT(2));
 	return 0;
 }
 

@@ -48,28 +48,72 @@ static unsigned long rvctr_user_base(int mode)
 					 RVCTR_SCOUNTEREN_TM;
 }
 
-/* On each hart coming online, and on each after a sysctl change. */
+/* The scounteren bit of @event's counter, if user space may read it. */
+static bool rvctr_user_bit(struct rvctr_pmu *rp, struct perf_event *event,
+			   unsigned int *bit)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (!(hwc->flags & PERF_EVENT_FLAG_USER_READ_CNT) || hwc->idx < 0 ||
+	    (hwc->flags & RVCTR_F_FW))
+		return false;
+	*bit = rvctr_counter_csr_bit(rp, hwc->idx);
+	if (hwc->flags & RVCTR_F_UA_USER)
+		return true;
+	return (hwc->flags & RVCTR_F_UA_LEGACY) && (BIT(*bit) & RVCTR_SCOUNTEREN_FIXED);
+}
+
+/* On each hart coming online or out of a non-retentive idle state. */
 void rvctr_user_cpu_init(struct rvctr_pmu *rp)
 {
 	csr_write(CSR_SCOUNTEREN, rvctr_user_base(READ_ONCE(rp->user_access)));
 }
 
+/*
+ * After a sysctl change, on each CPU: the new base, and the counters of
+ * the mapped events running here stay open (their pages still offer
+ * them; the mode an event was opened with is its own).
+ */
 static void rvctr_user_apply(void *info)
 {
-	rvctr_user_cpu_init(info);
+	struct rvctr_pmu *rp = info;
+	struct rvctr_cpu *cpuc = this_cpu_ptr(rp->cpus);
+	unsigned long val = rvctr_user_base(READ_ONCE(rp->user_access));
+	struct perf_event *event;
+	unsigned int bit;
+	int idx;
+
+	for_each_set_bit(idx, cpuc->used, RVCTR_MAX_COUNTERS) {
+		event = cpuc->events[idx];
+		if ((event->hw.flags & RVCTR_F_UA_USER) &&
+		    !(event->hw.state & PERF_HES_STOPPED) &&
+		    rvctr_user_bit(rp, event, &bit))
+			val |= BIT(bit);
+	}
+	csr_write(CSR_SCOUNTEREN, val);
 }
 
+/*
+ * The value is parsed into a copy and applied only when it changes;
+ * cpus_read_lock() keeps a CPU from coming up between the store and the
+ * IPIs with the old value.
+ */
 static int rvctr_user_access_handler(const struct ctl_table *table, int write,
 				     void *buffer, size_t *lenp, loff_t *ppos)
 {
 	struct rvctr_pmu *rp = container_of((int *)table->data,
 					    struct rvctr_pmu, user_access);
-	int ret;
+	struct ctl_table tmp = *table;
+	int val = READ_ONCE(rp->user_access), old = val, ret;
 
-	ret = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
-	if (ret || !write)
+	tmp.data = &val;
+	ret = proc_dointvec_minmax(&tmp, write, buffer, lenp, ppos);
+	if (ret || !write || val == old)
 		return ret;
+	cpus_read_lock();
+	WRITE_ONCE(rp->user_access, val);
 	on_each_cpu(rvctr_user_apply, rp, 1);
+	cpus_read_unlock();
 	return 0;
 }
 
@@ -135,21 +179,6 @@ bool rvctr_user_legacy_fixed(struct perf_event *event, unsigned long *cmask)
 	return false;
 }
 
-/* The scounteren bit of @event's counter, if user space may read it. */
-static bool rvctr_user_bit(struct rvctr_pmu *rp, struct perf_event *event,
-			   unsigned int *bit)
-{
-	struct hw_perf_event *hwc = &event->hw;
-
-	if (!(hwc->flags & PERF_EVENT_FLAG_USER_READ_CNT) || hwc->idx < 0 ||
-	    (hwc->flags & RVCTR_F_FW))
-		return false;
-	*bit = rvctr_counter_csr_bit(rp, hwc->idx);
-	if (hwc->flags & RVCTR_F_UA_USER)
-		return true;
-	return (hwc->flags & RVCTR_F_UA_LEGACY) && (BIT(*bit) & RVCTR_SCOUNTEREN_FIXED);
-}
-
 /* pmu->event_idx: the counter user space reads is CSR cycle + idx - 1. */
 int rvctr_user_event_idx(struct perf_event *event)
 {
@@ -208,7 +237,6 @@ static void rvctr_user_unmap_ipi(void *info)
 	if (READ_ONCE(event->oncpu) != smp_processor_id())
 		return;
 	rvctr_user_stop(rp, event);
-	event->hw.flags &= ~PERF_EVENT_FLAG_USER_READ_CNT;
 	perf_event_update_userpage(event);
 }
 
@@ -238,38 +266,59 @@ void rvctr_user_event_mapped(struct perf_event *event, struct mm_struct *mm)
 
 	if (!(hwc->flags & (RVCTR_F_UA_USER | RVCTR_F_UA_LEGACY)))
 		return;
+	/*
+	 * Only a task's own events: a CPU-wide event's counter would be
+	 * open to every task that runs on the CPU (arm64 grants user
+	 * access to task-bound events only, too).
+	 */
+	if (!(event->attach_state & PERF_ATTACH_TASK))
+		return;
 	if ((hwc->flags & RVCTR_F_UA_LEGACY) &&
 	    (event->attr.type != PERF_TYPE_HARDWARE ||
 	     (event->attr.config != PERF_COUNT_HW_CPU_CYCLES &&
 	      event->attr.config != PERF_COUNT_HW_INSTRUCTIONS)))
 		return;
-	hwc->flags |= PERF_EVENT_FLAG_USER_READ_CNT;
+	WRITE_ONCE(hwc->flags, hwc->flags | PERF_EVENT_FLAG_USER_READ_CNT);
+	/* A start that misses the flag has set oncpu before: see it. */
+	smp_mb();
 	rvctr_user_on_event_cpu(event, rvctr_user_map_ipi);
 }
 
 void rvctr_user_event_unmapped(struct perf_event *event, struct mm_struct *mm)
 {
-	if (!(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT))
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (!(hwc->flags & PERF_EVENT_FLAG_USER_READ_CNT))
 		return;
+	WRITE_ONCE(hwc->flags, hwc->flags & ~PERF_EVENT_FLAG_USER_READ_CNT);
+	/*
+	 * Flag first: a start from here on leaves the counter closed, and
+	 * one that saw the flag set has set oncpu before, which the IPI
+	 * then finds.
+	 */
+	smp_mb();
 	rvctr_user_on_event_cpu(event, rvctr_user_unmap_ipi);
-	event->hw.flags &= ~PERF_EVENT_FLAG_USER_READ_CNT;
 }
 
 /*
  * riscv_pmu.ctr_get_width, for arch_perf_update_userpage(): the width
- * of SBI counter @idx, less one.  The callback has no PMU argument, so
- * the firmware is asked (SBI v2.0 11.7 COUNTER_GET_INFO); it is called
- * only for an event user space may read.
+ * of SBI counter @idx, less one, from what COUNTER_GET_INFO said at
+ * probe.  The callback has no PMU argument: each CPU that is up points
+ * at its PMU (rvctr_user_cpu_online()), and only user-readable events,
+ * of hardware counters, get here.
  */
+static DEFINE_PER_CPU(struct rvctr_pmu *, rvctr_user_pmu);
+
+void rvctr_user_cpu_online(struct rvctr_pmu *rp, bool online)
+{
+	this_cpu_write(rvctr_user_pmu, online ? rp : NULL);
+}
+
 int rvctr_user_ctr_width(int idx)
 {
-	union sbi_pmu_ctr_info info;
-	struct sbiret ret;
+	struct rvctr_pmu *rp = this_cpu_read(rvctr_user_pmu);
 
-	ret = sbi_ecall(SBI_EXT_PMU, SBI_EXT_PMU_COUNTER_GET_INFO, idx,
-			0, 0, 0, 0, 0);
-	if (ret.error)
+	if (WARN_ON_ONCE(!rp || idx < 0 || idx >= RVCTR_HW_COUNTERS))
 		return 63;
-	info.value = ret.value;
-	return info.width;
+	return fls64(rvctr_counter_width_mask(rp, idx)) - 1;
 }
