@@ -256,6 +256,28 @@ TEST_F(ua, mode1_only_while_mapped_and_only_the_owner)
 	EXPECT_EQ(1, self_faults(idx - 1));
 }
 
+/*
+ * A CPU-wide event is never readable from user space: its counter would
+ * be open to every task that runs on the CPU.
+ */
+TEST_F(ua, mode1_cpu_wide_event_not_readable)
+{
+	volatile struct perf_event_mmap_page *pc;
+	struct perf_event_attr attr;
+
+	ASSERT_EQ(0, sysctl_set(1));
+	pmu_attr(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.disabled = 0;
+	attr.read_format = 0;
+	self->fd = pmu_open(&attr, -1, sched_getcpu(), -1);
+	ASSERT_LE(0, self->fd) TH_LOG("cpu-wide: %s", strerror(errno));
+	self->page = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, self->page);
+	pc = self->page;
+	EXPECT_EQ(0, (int)pc->cap_user_rdpmc);
+	EXPECT_EQ(0, pc->index);
+}
+
 /* Mode 2: cycle and instret are open to every task, as firmware left them. */
 TEST_F(ua, mode2_legacy_opens_cycle_and_instret)
 {
