@@ -116,6 +116,35 @@ static bool rvctr_set_period(struct rvctr_pmu *rp, struct perf_event *event)
 	return due;
 }
 
+/*
+ * Has @event's (stopped) counter overflowed without the interrupt having
+ * seen it?  That happens when the core stops an event while its overflow
+ * interrupt is pending: from 6.16 a group is throttled from any member's
+ * overflow, including another PMU's (a cpu-clock leader).
+ */
+static bool rvctr_overflowed(struct rvctr_pmu *rp, struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (!rp->irq || (hwc->flags & RVCTR_F_FW) ||
+	    (this_cpu_ptr(rp->cpus)->reload & BIT(hwc->idx)))
+		return false;
+	return csr_read(CSR_SCOUNTOVF) & BIT(rvctr_counter_csr_bit(rp, hwc->idx));
+}
+
+/*
+ * Take the count of a stopped counter and make it wait for its next
+ * period: resuming it would keep its OF bit, and with it no interrupt
+ * until the counter wraps again.
+ */
+static void rvctr_overflowed_stopped(struct rvctr_pmu *rp,
+				     struct perf_event *event)
+{
+	rvctr_update(rp, event);
+	this_cpu_ptr(rp->cpus)->reload |= BIT(event->hw.idx);
+	rvctr_set_period(rp, event);
+}
+
 static void rvctr_start(struct perf_event *event, int flags)
 {
 	struct rvctr_pmu *rp = to_rvctr_pmu(event->pmu);
@@ -135,6 +164,8 @@ static void rvctr_start(struct perf_event *event, int flags)
 	 */
 	if (flags & PERF_EF_RELOAD)
 		rvctr_set_period(rp, event);
+	else if (rvctr_overflowed(rp, event))
+		rvctr_overflowed_stopped(rp, event);
 	if ((flags & PERF_EF_RELOAD) ||
 	    (this_cpu_ptr(rp->cpus)->reload & BIT(hwc->idx)))
 		rvctr_counter_start(rp, event, local64_read(&hwc->prev_count) &
@@ -521,8 +552,15 @@ static int rvctr_cpu_pm_notify(struct notifier_block *nb, unsigned long cmd,
 		rvctr_ctr_disable(&cpuc->ctr);
 		for_each_set_bit(idx, cpuc->used, RVCTR_MAX_COUNTERS) {
 			event = cpuc->events[idx];
-			if (event->hw.state & PERF_HES_STOPPED)
+			/*
+			 * A stopped event resumes from its counter, which
+			 * the idle state loses: take its count now and
+			 * have its next start give the counter its value.
+			 */
+			if (event->hw.state & PERF_HES_STOPPED) {
+				rvctr_overflowed_stopped(rp, event);
 				continue;
+			}
 			rvctr_stop(event, PERF_EF_UPDATE);
 			__set_bit(idx, cpuc->pm_running);
 		}

@@ -409,25 +409,32 @@ void rvctr_counters_reset_cpu(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc)
 
 /*
  * After a non-retentive idle state, which keeps no CSR (SBI v2.0 9.4
- * HART_SUSPEND): the delegated counters not in use are parked again,
- * and the SBI counters in use get their event again (CFG_MATCH with
- * SKIP_MATCH on the same counter), as the events are stopped and will
- * be started by the caller.
+ * HART_SUSPEND; OpenSBI's warm resume rewrites every mhpmevent): the
+ * delegated counters not in use are parked again, and the SBI counters
+ * in use are released and matched again on the same counter (a
+ * SKIP_MATCH match does not rewrite mhpmevent), as the events are
+ * stopped and will be started by the caller.
  */
 void rvctr_counters_pm_exit(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc)
 {
 	unsigned long idle = cpuc->deleg_ok & ~cpuc->used[0];
 	unsigned long sbi = rvctr_used_hw(rp, cpuc) & ~rp->deleg_mask;
 	struct hw_perf_event *hwc;
+	struct sbiret ret;
 	int idx;
 
 	for_each_set_bit(idx, &idle, RVCTR_HW_COUNTERS)
 		rvctr_deleg_park(cpuc, idx);
 	for_each_set_bit(idx, &sbi, RVCTR_HW_COUNTERS) {
 		hwc = &cpuc->events[idx]->hw;
-		sbi_ecall(SBI_EXT_PMU, SBI_EXT_PMU_COUNTER_CFG_MATCH, idx, 1,
-			  hwc->config_base | SBI_PMU_CFG_FLAG_SKIP_MATCH,
-			  hwc->event_base, rvctr_sbi_data(hwc), 0);
+		rvctr_sbi(SBI_EXT_PMU_COUNTER_STOP, idx, 1,
+			  SBI_PMU_STOP_FLAG_RESET, 0);
+		ret = sbi_ecall(SBI_EXT_PMU, SBI_EXT_PMU_COUNTER_CFG_MATCH, idx,
+				1, hwc->config_base, hwc->event_base,
+				rvctr_sbi_data(hwc), 0);
+		if (ret.error || ret.value != idx)
+			pr_err_once("counter %d lost its event in idle: %ld\n",
+				    idx, ret.error);
 	}
 }
 

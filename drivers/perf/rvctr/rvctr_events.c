@@ -207,8 +207,10 @@ void rvctr_sysfs_init(struct rvctr_pmu *rp)
  * construction.  Guest modes exist only with the H extension: without it
  * exclude_guest is trivially true and a guest-only event (exclude_host)
  * cannot count anything, so it is refused.  cycle and instret have no
- * filter without Smcntrpmf (OpenSBI ignores the flags there), so a
- * filtered event does not go on them.
+ * filter without Smcntrpmf (OpenSBI ignores the flags there), so an event
+ * that excludes user or kernel mode does not go on them; one that only
+ * excludes guests (perf sets exclude_guest on every event) may, and then
+ * counts guests too, as with riscv_pmu_sbi.
  */
 static int rvctr_event_filters(struct rvctr_pmu *rp, struct perf_event *event)
 {
@@ -222,12 +224,13 @@ static int rvctr_event_filters(struct rvctr_pmu *rp, struct perf_event *event)
 	 * The xINH bits of mhpmevent are Sscofpmf's (Sscofpmf 1.0).  perf
 	 * sets exclude_guest on every event by default, so refusing it
 	 * would refuse every event: without Sscofpmf, guest modes (if any)
-	 * are counted.
+	 * are counted.  Nor is there MINH: M-mode is counted, so
+	 * exclude_hv cannot be honoured either.
 	 */
 	if (!rvctr_has(&rp->caps, RVCTR_EXT_SSCOFPMF)) {
 		if (attr->exclude_user || attr->exclude_kernel ||
-		    attr->exclude_host) {
-			pr_debug("exclude_user/kernel/host need Sscofpmf\n");
+		    attr->exclude_host || attr->exclude_hv) {
+			pr_debug("exclude_user/kernel/host/hv need Sscofpmf\n");
 			return -EOPNOTSUPP;
 		}
 		hwc->config_base = 0;
@@ -256,7 +259,7 @@ static int rvctr_event_filters(struct rvctr_pmu *rp, struct perf_event *event)
 	hwc->config_base = flags;
 	/* The firmware sets MINH itself; delegated counters need it too. */
 	hwc->config |= inh | RVCTR_HPMEVENT_MINH;
-	if (flags)
+	if (flags & (SBI_PMU_CFG_FLAG_SET_UINH | SBI_PMU_CFG_FLAG_SET_SINH))
 		hwc->extra_reg.config &= ~(BIT(0) | BIT(2));
 	return 0;
 }

@@ -85,8 +85,7 @@ static void rvctr_user_apply(void *info)
 
 	for_each_set_bit(idx, cpuc->used, RVCTR_MAX_COUNTERS) {
 		event = cpuc->events[idx];
-		if ((event->hw.flags & RVCTR_F_UA_USER) &&
-		    !(event->hw.state & PERF_HES_STOPPED) &&
+		if (!(event->hw.state & PERF_HES_STOPPED) &&
 		    rvctr_user_bit(rp, event, &bit))
 			val |= BIT(bit);
 	}
@@ -189,27 +188,40 @@ int rvctr_user_event_idx(struct perf_event *event)
 	return bit + 1;
 }
 
-/* From pmu->start/stop, on the event's hart. */
+/*
+ * From pmu->start/stop, on the event's hart.  The flag is read after a
+ * full barrier: event_mapped() writes it and then reads oncpu, which the
+ * core wrote before calling start(), so one of the two sees the other.
+ */
 void rvctr_user_start(struct rvctr_pmu *rp, struct perf_event *event)
 {
 	unsigned int bit;
 
-	if ((event->hw.flags & RVCTR_F_UA_USER) && rvctr_user_bit(rp, event, &bit))
+	if (!(event->hw.flags & (RVCTR_F_UA_USER | RVCTR_F_UA_LEGACY)) ||
+	    !(event->attach_state & PERF_ATTACH_TASK))
+		return;
+	/* Pairs with the one in rvctr_user_event_mapped()/_unmapped(). */
+	smp_mb();
+	if (rvctr_user_bit(rp, event, &bit))
 		csr_set(CSR_SCOUNTEREN, BIT(bit));
 }
 
 /*
- * Whether or not the event is still mapped: the flag may have been
- * cleared since the bit was set on this hart (rvctr_user_event_unmapped()).
+ * Whether or not the event is still mapped (the flag may have been
+ * cleared since the bit was set here, rvctr_user_event_unmapped()); a
+ * bit the current mode opens to everyone stays.
  */
 void rvctr_user_stop(struct rvctr_pmu *rp, struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
+	unsigned long bit;
 
-	if ((hwc->flags & RVCTR_F_UA_USER) && hwc->idx >= 0 &&
-	    !(hwc->flags & RVCTR_F_FW))
-		csr_clear(CSR_SCOUNTEREN,
-			  BIT(rvctr_counter_csr_bit(rp, hwc->idx)));
+	if (!(hwc->flags & (RVCTR_F_UA_USER | RVCTR_F_UA_LEGACY)) ||
+	    hwc->idx < 0 || (hwc->flags & RVCTR_F_FW))
+		return;
+	bit = BIT(rvctr_counter_csr_bit(rp, hwc->idx));
+	if (!(bit & rvctr_user_base(READ_ONCE(rp->user_access))))
+		csr_clear(CSR_SCOUNTEREN, bit);
 }
 
 /*
@@ -271,7 +283,7 @@ void rvctr_user_event_mapped(struct perf_event *event, struct mm_struct *mm)
 	 * open to every task that runs on the CPU (arm64 grants user
 	 * access to task-bound events only, too).
 	 */
-	if (!(event->attach_state & PERF_ATTACH_TASK))
+	if (!(event->attach_state & PERF_ATTACH_TASK) || (hwc->flags & RVCTR_F_FW))
 		return;
 	if ((hwc->flags & RVCTR_F_UA_LEGACY) &&
 	    (event->attr.type != PERF_TYPE_HARDWARE ||
@@ -318,7 +330,8 @@ int rvctr_user_ctr_width(int idx)
 {
 	struct rvctr_pmu *rp = this_cpu_read(rvctr_user_pmu);
 
-	if (WARN_ON_ONCE(!rp || idx < 0 || idx >= RVCTR_HW_COUNTERS))
+	/* hw.idx is read without the event's context: it may be -1 by now. */
+	if (!rp || idx < 0 || idx >= RVCTR_HW_COUNTERS)
 		return 63;
 	return fls64(rvctr_counter_width_mask(rp, idx)) - 1;
 }
