@@ -142,6 +142,8 @@ static int open_mapped(struct __test_metadata *_metadata, FIXTURE_DATA(ua) *self
 	pmu_attr(&attr, PERF_TYPE_HARDWARE, config);
 	attr.disabled = 0;
 	attr.read_format = 0;
+	/* As perf opens every event (event_attr_init()). */
+	attr.exclude_guest = 1;
 	self->fd = pmu_open(&attr, 0, -1, -1);
 	if (self->fd < 0)
 		return -1;
