@@ -232,6 +232,14 @@ static void rvctr_del(struct perf_event *event, int flags)
 	cpuc->events[hwc->idx] = NULL;
 	rvctr_counter_free(rp, cpuc, event);
 	hwc->idx = -1;
+	/*
+	 * The counter may have overflowed with interrupts off (del runs so):
+	 * with no other overflow of ours pending, take back the interrupt
+	 * it raised (LCOFIP is writable, Sscofpmf), before its trap freezes
+	 * CTR (LCOFIFRZ) for a sample that will not come.
+	 */
+	if (rp->irq && !(csr_read(CSR_SCOUNTOVF) & cpuc->used_hw_csr))
+		csr_clear(CSR_IP, BIT(RV_IRQ_PMU));
 	perf_event_update_userpage(event);
 }
 
