@@ -32,7 +32,6 @@ enum rvctr_ext {
 
 struct rvctr_caps {
 	unsigned long ext;		/* BIT(enum rvctr_ext) on every hart */
-	unsigned int ctr_depths;	/* BIT(n): 16 << n entries supported */
 };
 
 const char *rvctr_ext_name(enum rvctr_ext ext);

@@ -53,10 +53,16 @@ static void rvctr_report(struct device *dev, const struct rvctr_caps *caps)
 					 rvctr_ext_name(i));
 	dev_info(dev, "extensions on all harts (%s):%s\n",
 		 acpi_disabled ? "device tree" : "ACPI RHCT", len ? buf : " none");
+}
 
-	len = 0;
+/* The depths every hart supports, as the CTR backend probed them. */
+static void rvctr_report_depths(struct device *dev, unsigned int depths)
+{
+	char buf[96];
+	int i, len = 0;
+
 	for (i = 0; i <= RVCTR_DEPTH_ENC_MAX; i++)
-		if (caps->ctr_depths & BIT(i))
+		if (depths & BIT(i))
 			len += scnprintf(buf + len, sizeof(buf) - len, " %u",
 					 RVCTR_DEPTH_MIN << i);
 	dev_info(dev, "CTR depths:%s\n", len ? buf : " none");
@@ -712,6 +718,7 @@ static int rvctr_probe(struct platform_device *pdev)
 	ret = rvctr_ctr_probe(&rp->ctr, &rp->caps, &rp->base.pmu);
 	if (ret)
 		goto err_irq;
+	rvctr_report_depths(rp->dev, rp->ctr.hw.depths);
 	rvctr_user_init(rp);
 	ret = rvctr_hotplug_setup(rp);
 	if (ret)

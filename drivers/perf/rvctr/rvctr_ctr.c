@@ -801,7 +801,7 @@ static void rvctr_ctr_sysfs_init(struct rvctr_ctr *ctr)
  * Transfer Records Depth Register"), so write each encoding and keep
  * those that read back unchanged.
  */
-unsigned int rvctr_ctr_hart_depths(void)
+static unsigned int ctr_hart_depths(void)
 {
 	unsigned long old, enc;
 	unsigned int found = 0;
@@ -857,7 +857,7 @@ static bool ctr_hart_misp(void)
 
 static void ctr_probe_hart(struct rvctr_ctr_hw *hw)
 {
-	hw->depths = rvctr_ctr_hart_depths();
+	hw->depths = ctr_hart_depths();
 	hw->ctl = ctr_hart_ctl();
 	hw->misp = ctr_hart_misp();
 	/* Nothing the probes wrote stays for a BPF snapshot. */
@@ -963,11 +963,13 @@ int rvctr_ctr_probe(struct rvctr_ctr *ctr, const struct rvctr_caps *caps,
 	int ret;
 
 	rvctr_ctr_sysfs_init(ctr);
-	if (!caps->ctr_depths)
+	/* The CSRs: Ssctr, and Sscsrind for the entries (CTR v1.0). */
+	if (!rvctr_has(caps, RVCTR_EXT_SSCTR) ||
+	    !rvctr_has(caps, RVCTR_EXT_SSCSRIND))
 		return 0;
 	ctr->hw = (struct rvctr_ctr_hw) {
 		.ctl = RVCTR_CTL_SFIELDS,
-		.depths = caps->ctr_depths,
+		.depths = GENMASK(RVCTR_DEPTH_ENC_MAX, 0),
 		.misp = 1,
 	};
 	ret = ctr_probe_harts(&ctr->hw);

@@ -85,7 +85,6 @@ struct rvctr_ctr {
 int rvctr_ctr_probe(struct rvctr_ctr *ctr, const struct rvctr_caps *caps,
 		    struct pmu *pmu);
 void rvctr_ctr_remove(struct rvctr_ctr *ctr, struct pmu *pmu);
-unsigned int rvctr_ctr_hart_depths(void);
 int rvctr_ctr_cpu_starting(struct rvctr_ctr *ctr);
 int rvctr_ctr_event_init(struct rvctr_ctr *ctr, struct perf_event *event);
 int rvctr_ctr_add(struct rvctr_ctr_cpu *cc, struct perf_event *event);
@@ -132,11 +131,6 @@ static inline int rvctr_ctr_probe(struct rvctr_ctr *ctr,
 }
 
 static inline void rvctr_ctr_remove(struct rvctr_ctr *ctr, struct pmu *pmu) { }
-
-static inline unsigned int rvctr_ctr_hart_depths(void)
-{
-	return 0;
-}
 
 static inline int rvctr_ctr_cpu_starting(struct rvctr_ctr *ctr)
 {

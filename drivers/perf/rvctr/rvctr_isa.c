@@ -7,11 +7,8 @@
  * only some of them cannot be offered.
  */
 #include <linux/acpi.h>
-#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/of.h>
-#include <linux/smp.h>
-#include <asm/csr.h>
 
 #include <rvctr/ctr.h>
 #include <rvctr/isa.h>
@@ -44,14 +41,6 @@ static unsigned long rvctr_node_exts(struct device_node *np)
 					     rvctr_ext_names[i]) >= 0)
 			ext |= BIT(i);
 	return ext;
-}
-
-/* From an IPI: keep the depths every hart supports (rvctr_ctr.c). */
-static void rvctr_probe_depths(void *info)
-{
-	unsigned int *depths = info;
-
-	*depths &= rvctr_ctr_hart_depths();
 }
 
 static int rvctr_isa_of(struct device *dev, unsigned long *ext)
@@ -112,27 +101,12 @@ static int rvctr_isa_acpi(struct device *dev, unsigned long *ext)
 
 int rvctr_isa_probe(struct device *dev, struct rvctr_caps *caps)
 {
-	unsigned int depths = GENMASK(RVCTR_DEPTH_ENC_MAX, 0);
 	unsigned long ext;
-	int cpu, ret;
+	int ret;
 
 	ret = acpi_disabled ? rvctr_isa_of(dev, &ext) : rvctr_isa_acpi(dev, &ext);
 	if (ret)
 		return ret;
 	caps->ext = ext & GENMASK(RVCTR_NR_EXT - 1, 0);
-	caps->ctr_depths = 0;
-	if (!rvctr_has(caps, RVCTR_EXT_SSCTR) || !rvctr_has(caps, RVCTR_EXT_SSCSRIND))
-		return 0;
-
-	cpus_read_lock();
-	for_each_online_cpu(cpu) {
-		ret = smp_call_function_single(cpu, rvctr_probe_depths, &depths, 1);
-		if (ret) {
-			cpus_read_unlock();
-			return ret;
-		}
-	}
-	cpus_read_unlock();
-	caps->ctr_depths = depths;
 	return 0;
 }
