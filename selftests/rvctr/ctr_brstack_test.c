@@ -260,6 +260,10 @@ TEST(freeze_newest_leads_to_ip)
 		 * not retired yet).  Not-taken branches lie in between.
 		 */
 		next = ct_next_source(&w, s->br[0].to);
+		/* ~0 would be no bound at all: the workload always branches on. */
+		ASSERT_NE(~0ULL, next)
+			TH_LOG("sample %d: no transfer source after %#llx", i,
+			       (unsigned long long)s->br[0].to);
 		ASSERT_LE(s->br[0].to, s->ip)
 			TH_LOG("sample %d ip %#llx before newest target %#llx", i,
 			       (unsigned long long)s->ip,
