@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,25 +14,78 @@
 #include <rvctr/perf_data.h>
 #include "perf_format.h"
 
-#define MAX_IDS_PER_ATTR	4096
-#define MAX_BUILD_IDS		1024
+#define MAX_IDS			(1u << 20)	/* all attributes together */
+#define MAX_BUILD_IDS		4096
 #define MAX_FEAT_BYTES		(16u << 20)
+#define MAX_DECOMP_BYTES	(64u << 20)	/* decompressed, not yet read */
+#define QUEUE_LIMIT_DEFAULT	(256ULL << 20)
+#define MAX_WARNINGS		16
+
+/* perf's user record types (tools/lib/perf/include/perf/event.h) */
+enum {
+	USER_HEADER_ATTR = 64,
+	USER_HEADER_EVENT_TYPE = 65,
+	USER_HEADER_TRACING_DATA = 66,
+	USER_HEADER_BUILD_ID = 67,
+	USER_FINISHED_ROUND = 68,
+	USER_AUXTRACE = 71,
+	USER_EVENT_UPDATE = 78,
+	USER_HEADER_FEATURE = 80,
+};
+#define PERF_PIPE_HEADER_SIZE	16
+#define EVENT_UPDATE_NAME	2
+
+/* One record waiting for its round, ordered by (time, seq). */
+struct qrec {
+	uint64_t time, seq;
+	uint64_t data[];
+};
+
+/* id -> attribute index, open addressing */
+struct id_slot {
+	uint64_t id;
+	int attr;			/* -1: empty */
+};
+
+enum warn_kind {
+	W_ATTRS, W_IDS, W_BUILD_IDS, W_UNKNOWN_ID, W_DATA_SIZE, W_QUEUE, W_FEATURES,
+	W_NR,
+};
 
 struct rvctr_reader {
 	FILE *f;
 	int own;
-	uint64_t file_size;
+	int pipe;			/* pipe-mode stream */
+	uint64_t file_size;		/* file mode */
 	struct perf_file_header hdr;
+	uint64_t data_end;		/* file offset where data ends */
+	uint64_t off;			/* offset of the next byte of the stream */
 	unsigned int nr_attrs;
 	struct perf_event_attr attrs[RVCTR_MAX_ATTRS];
 	char *names[RVCTR_MAX_ATTRS];
-	uint64_t *ids[RVCTR_MAX_ATTRS];
-	unsigned int nr_ids[RVCTR_MAX_ATTRS];
+	struct id_slot *idmap;
+	unsigned int idmap_cap, nr_ids;
 	char arch[64];
 	int has_arch;
 	struct rvctr_build_id *build_ids;
 	unsigned int nr_build_ids;
-	uint64_t pos;			/* bytes of the data section read */
+	/* compressed records: a zstd stream over all of them */
+	void *zstd;
+	unsigned char *dbuf;
+	size_t dcap, dhead, dlen;
+	int from_dbuf;			/* the record in rec came from dbuf */
+	/* ordering */
+	struct qrec **heap;
+	size_t nheap, heap_cap;
+	uint64_t qbytes, qlimit, seq;
+	uint64_t max_ts, next_flush, limit, last_flush;
+	int flushing, round_pending, eof;
+	uint64_t nr_unordered, nr_unknown_id;
+	struct qrec *cur;		/* the record last delivered from the queue */
+	int stashed;			/* pipe mode: rec holds a record not yet handled */
+	char warnings[MAX_WARNINGS][200];
+	unsigned int nr_warnings;
+	unsigned char warned[W_NR];
 	int failed;
 	char err[256];
 	uint64_t rec[65536 / 8];	/* one record, 8-byte aligned */
@@ -39,6 +93,20 @@ struct rvctr_reader {
 
 static int fail(struct rvctr_reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+static void warn(struct rvctr_reader *r, enum warn_kind k, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void warn(struct rvctr_reader *r, enum warn_kind k, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->warned[k] || r->nr_warnings >= MAX_WARNINGS)
+		return;
+	r->warned[k] = 1;
+	va_start(ap, fmt);
+	vsnprintf(r->warnings[r->nr_warnings++], sizeof(r->warnings[0]), fmt, ap);
+	va_end(ap);
+}
 
 static int fail(struct rvctr_reader *r, const char *fmt, ...)
 {
@@ -53,7 +121,7 @@ static int fail(struct rvctr_reader *r, const char *fmt, ...)
 	return -1;
 }
 
-/* Read exactly @len bytes at @off; the range is checked against the file. */
+/* File mode: read exactly @len bytes at @off, checked against the file. */
 static int read_at(struct rvctr_reader *r, uint64_t off, void *buf, uint64_t len,
 		   const char *what)
 {
@@ -75,28 +143,90 @@ static int section_ok(struct rvctr_reader *r, const struct perf_section *s, cons
 	return 0;
 }
 
-static int read_ids(struct rvctr_reader *r, unsigned int i, const struct perf_section *s)
-{
-	uint64_t n = s->size / 8;
+/* ---- sample ids ---- */
 
-	if (section_ok(r, s, "attribute ids"))
+static uint64_t id_hash(uint64_t id)
+{
+	return id * 0x9e3779b97f4a7c15ULL;
+}
+
+static int idmap_find(const struct rvctr_reader *r, uint64_t id)
+{
+	unsigned int mask = r->idmap_cap - 1, i;
+
+	if (!r->idmap_cap)
 		return -1;
-	if (n > MAX_IDS_PER_ATTR)
-		return fail(r, "attribute %u has %llu ids (limit %u)", i,
-			    (unsigned long long)n, MAX_IDS_PER_ATTR);
-	if (!n)
+	for (i = id_hash(id) >> 40 & mask; r->idmap[i].attr >= 0; i = (i + 1) & mask)
+		if (r->idmap[i].id == id)
+			return r->idmap[i].attr;
+	return -1;
+}
+
+static int idmap_put(struct id_slot *map, unsigned int cap, uint64_t id, int attr)
+{
+	unsigned int mask = cap - 1, i;
+
+	for (i = id_hash(id) >> 40 & mask; map[i].attr >= 0; i = (i + 1) & mask)
+		if (map[i].id == id)
+			return 0;
+	map[i].id = id;
+	map[i].attr = attr;
+	return 1;
+}
+
+static int idmap_add(struct rvctr_reader *r, uint64_t id, int attr)
+{
+	if (r->nr_ids >= MAX_IDS) {
+		warn(r, W_IDS, "more than %u sample ids: samples of the others are skipped", MAX_IDS);
 		return 0;
-	r->ids[i] = calloc(n, 8);
-	if (!r->ids[i])
-		return fail(r, "out of memory");
-	r->nr_ids[i] = n;
-	return read_at(r, s->offset, r->ids[i], n * 8, "attribute ids");
+	}
+	if ((r->nr_ids + 1) * 2 > r->idmap_cap) {
+		unsigned int cap = r->idmap_cap ? r->idmap_cap * 2 : 64, i;
+		struct id_slot *n = malloc(cap * sizeof(*n));
+
+		if (!n)
+			return fail(r, "out of memory");
+		for (i = 0; i < cap; i++)
+			n[i].attr = -1;
+		for (i = 0; i < r->idmap_cap; i++)
+			if (r->idmap[i].attr >= 0)
+				idmap_put(n, cap, r->idmap[i].id, r->idmap[i].attr);
+		free(r->idmap);
+		r->idmap = n;
+		r->idmap_cap = cap;
+	}
+	r->nr_ids += idmap_put(r->idmap, r->idmap_cap, id, attr);
+	return 0;
+}
+
+/* One attribute (@asz bytes as stored) with its ids; beyond the limit, a warning. */
+static int add_attr(struct rvctr_reader *r, const void *attr, uint64_t asz,
+		    const uint64_t *ids, uint64_t nr_ids)
+{
+	unsigned int i = r->nr_attrs;
+	uint64_t j, id;
+
+	if (i >= RVCTR_MAX_ATTRS) {
+		warn(r, W_ATTRS, "more than %d attributes: samples of the others are skipped",
+		     RVCTR_MAX_ATTRS);
+		return 0;
+	}
+	memset(&r->attrs[i], 0, sizeof(r->attrs[i]));
+	memcpy(&r->attrs[i], attr, asz < sizeof(r->attrs[i]) ? asz : sizeof(r->attrs[i]));
+	r->nr_attrs++;
+	for (j = 0; j < nr_ids; j++) {
+		memcpy(&id, ids + j, 8);
+		if (idmap_add(r, id, i))
+			return -1;
+	}
+	return 0;
 }
 
 static int read_attrs(struct rvctr_reader *r)
 {
-	uint64_t asz = r->hdr.attr_size, n, i;
+	uint64_t asz = r->hdr.attr_size, n, i, nids;
 	unsigned char buf[512];
+	uint64_t *ids;
 
 	if (asz < PERF_ATTR_SIZE_VER0 + 16 || asz > sizeof(buf))
 		return fail(r, "corrupt header: attr_size %llu", (unsigned long long)asz);
@@ -106,22 +236,31 @@ static int read_attrs(struct rvctr_reader *r)
 	if (!n || r->hdr.attrs.size % asz)
 		return fail(r, "corrupt header: attrs section of %llu bytes is not a multiple of %llu",
 			    (unsigned long long)r->hdr.attrs.size, (unsigned long long)asz);
-	if (n > RVCTR_MAX_ATTRS)
-		return fail(r, "%llu attributes (limit %d)", (unsigned long long)n, RVCTR_MAX_ATTRS);
 	for (i = 0; i < n; i++) {
-		struct perf_section ids;
-		size_t copy = asz - 16 < sizeof(r->attrs[i]) ? asz - 16 : sizeof(r->attrs[i]);
+		struct perf_section s;
+		int ret;
 
 		if (read_at(r, r->hdr.attrs.offset + i * asz, buf, asz, "attribute"))
 			return -1;
-		memcpy(&r->attrs[i], buf, copy);
-		memcpy(&ids, buf + asz - 16, sizeof(ids));
-		r->nr_attrs = i + 1;
-		if (read_ids(r, i, &ids))
+		memcpy(&s, buf + asz - 16, sizeof(s));
+		if (section_ok(r, &s, "attribute ids"))
+			return -1;
+		nids = s.size / 8;
+		if (nids > MAX_IDS)
+			nids = MAX_IDS;	/* add_attr() warns */
+		ids = malloc(nids ? nids * 8 : 1);
+		if (!ids)
+			return fail(r, "out of memory");
+		ret = read_at(r, s.offset, ids, nids * 8, "attribute ids") ||
+		      add_attr(r, buf, asz - 16, ids, nids);
+		free(ids);
+		if (ret)
 			return -1;
 	}
 	return 0;
 }
+
+/* ---- header features (file sections, or HEADER_FEATURE records) ---- */
 
 /* A perf header string: u32 length, then that many bytes, NUL-padded. */
 static int get_string(struct rvctr_reader *r, const unsigned char *p, uint64_t avail,
@@ -150,37 +289,57 @@ static int parse_arch(struct rvctr_reader *r, const unsigned char *p, uint64_t n
 	return 0;
 }
 
+static int add_build_id(struct rvctr_reader *r, int32_t pid, uint16_t misc, const uint8_t *id,
+			uint8_t size, const char *name, size_t namelen)
+{
+	struct rvctr_build_id *bi;
+
+	if (r->nr_build_ids >= MAX_BUILD_IDS) {
+		warn(r, W_BUILD_IDS, "more than %d build ids: the others are ignored", MAX_BUILD_IDS);
+		return 0;
+	}
+	if (!r->build_ids) {
+		r->build_ids = calloc(MAX_BUILD_IDS, sizeof(*r->build_ids));
+		if (!r->build_ids)
+			return fail(r, "out of memory");
+	}
+	bi = &r->build_ids[r->nr_build_ids++];
+	bi->pid = pid;
+	bi->misc = misc;
+	bi->size = size;
+	memcpy(bi->id, id, 20);
+	snprintf(bi->filename, sizeof(bi->filename), "%.*s", (int)namelen, name);
+	return 0;
+}
+
+/* HEADER_BUILD_ID: a sequence of build-id records (also pipe mode's records). */
 static int parse_build_ids(struct rvctr_reader *r, const unsigned char *p, uint64_t n)
 {
 	uint64_t off = 0;
 
 	while (n - off >= sizeof(struct perf_build_id_rec)) {
 		struct perf_build_id_rec b;
-		struct rvctr_build_id *bi;
-		uint64_t namelen;
+		uint8_t size;
 
 		memcpy(&b, p + off, sizeof(b));
 		if (b.header.size < sizeof(b) || b.header.size > n - off)
 			return fail(r, "corrupt build-id table: record of %u bytes at +%llu",
 				    b.header.size, (unsigned long long)off);
-		if (r->nr_build_ids >= MAX_BUILD_IDS)
-			return fail(r, "more than %d build ids", MAX_BUILD_IDS);
-		if (!r->build_ids) {
-			r->build_ids = calloc(MAX_BUILD_IDS, sizeof(*r->build_ids));
-			if (!r->build_ids)
-				return fail(r, "out of memory");
-		}
-		bi = &r->build_ids[r->nr_build_ids++];
-		bi->pid = b.pid;
-		bi->misc = b.header.misc;
-		bi->size = (b.header.misc & PERF_MISC_BUILD_ID_SIZE) && b.size <= 20 ? b.size : 20;
-		memcpy(bi->id, b.data, 20);
-		namelen = b.header.size - sizeof(b);
-		snprintf(bi->filename, sizeof(bi->filename), "%.*s", (int)namelen,
-			 (const char *)p + off + sizeof(b));
+		size = (b.header.misc & PERF_MISC_BUILD_ID_SIZE) && b.size <= 20 ? b.size : 20;
+		if (add_build_id(r, b.pid, b.header.misc, b.data, size,
+				 (const char *)p + off + sizeof(b), b.header.size - sizeof(b)))
+			return -1;
 		off += b.header.size;
 	}
 	return 0;
+}
+
+static int set_name(struct rvctr_reader *r, unsigned int i, const char *name)
+{
+	if (i >= r->nr_attrs || r->names[i])
+		return 0;
+	r->names[i] = strdup(name);
+	return r->names[i] ? 0 : fail(r, "out of memory");
 }
 
 static int parse_event_desc(struct rvctr_reader *r, const unsigned char *p, uint64_t n)
@@ -207,19 +366,28 @@ static int parse_event_desc(struct rvctr_reader *r, const unsigned char *p, uint
 				    (unsigned long long)(n - off));
 		off += (uint64_t)nri * 8;
 		/* Event i of the description is attribute i of the file. */
-		if (i < r->nr_attrs && !r->names[i]) {
-			r->names[i] = strdup(name);
-			if (!r->names[i])
-				return fail(r, "out of memory");
-		}
+		if (set_name(r, i, name))
+			return -1;
 	}
+	return 0;
+}
+
+static int parse_feature_buf(struct rvctr_reader *r, unsigned int bit, const unsigned char *buf,
+			     uint64_t n)
+{
+	if (bit == RVCTR_FEAT_ARCH)
+		return parse_arch(r, buf, n);
+	if (bit == RVCTR_FEAT_BUILD_ID)
+		return parse_build_ids(r, buf, n);
+	if (bit == RVCTR_FEAT_EVENT_DESC)
+		return parse_event_desc(r, buf, n);
 	return 0;
 }
 
 static int parse_feature(struct rvctr_reader *r, unsigned int bit, const struct perf_section *s)
 {
 	unsigned char *buf;
-	int ret = 0;
+	int ret;
 
 	if (bit != RVCTR_FEAT_ARCH && bit != RVCTR_FEAT_BUILD_ID && bit != RVCTR_FEAT_EVENT_DESC)
 		return 0;
@@ -231,16 +399,10 @@ static int parse_feature(struct rvctr_reader *r, unsigned int bit, const struct 
 	buf = malloc(s->size ? s->size : 1);
 	if (!buf)
 		return fail(r, "out of memory");
-	if (read_at(r, s->offset, buf, s->size, "feature"))
-		ret = -1;
-	else if (bit == RVCTR_FEAT_ARCH)
-		ret = parse_arch(r, buf, s->size);
-	else if (bit == RVCTR_FEAT_BUILD_ID)
-		ret = parse_build_ids(r, buf, s->size);
-	else
-		ret = parse_event_desc(r, buf, s->size);
+	ret = read_at(r, s->offset, buf, s->size, "feature") ||
+	      parse_feature_buf(r, bit, buf, s->size);
 	free(buf);
-	return ret;
+	return ret ? -1 : 0;
 }
 
 static int read_features(struct rvctr_reader *r)
@@ -262,34 +424,266 @@ static int read_features(struct rvctr_reader *r)
 	return 0;
 }
 
+/* ---- the stream of records ---- */
+
+/*
+ * Read @len bytes of the data stream.  0: done; 1: clean end (nothing left
+ * at a record boundary, @len bytes wanted); -1: error.
+ */
+static int stream_read(struct rvctr_reader *r, void *buf, size_t len, int at_boundary)
+{
+	size_t got;
+
+	if (!r->pipe) {
+		if (r->off >= r->data_end && at_boundary)
+			return 1;
+		if (len > r->data_end - r->off) {
+			if (!r->hdr.data.size) {
+				warn(r, W_DATA_SIZE, "the last record is cut short (perf record killed?)");
+				return 1;
+			}
+			return fail(r, "truncated record at data offset %llu",
+				    (unsigned long long)(r->off - r->hdr.data.offset));
+		}
+	}
+	got = fread(buf, 1, len, r->f);
+	r->off += got;
+	if (got == len)
+		return 0;
+	if (ferror(r->f))
+		return fail(r, "read error: %s", strerror(errno));
+	if (!got && at_boundary)
+		return 1;
+	if (!r->pipe && !r->hdr.data.size) {
+		warn(r, W_DATA_SIZE, "the last record is cut short (perf record killed?)");
+		return 1;
+	}
+	return fail(r, "truncated record at data offset %llu",
+		    (unsigned long long)(r->off - r->hdr.data.offset));
+}
+
+/* Skip @n payload bytes after the record just read (AUXTRACE, tracing data). */
+static int stream_skip(struct rvctr_reader *r, uint64_t n)
+{
+	char buf[4096];
+
+	if (r->from_dbuf) {
+		if (n > r->dlen - r->dhead)
+			return fail(r, "corrupt compressed data: payload of %llu bytes",
+				    (unsigned long long)n);
+		r->dhead += n;
+		return 0;
+	}
+	if (!r->pipe) {
+		if (n > r->data_end - r->off)
+			return fail(r, "truncated payload of %llu bytes at data offset %llu",
+				    (unsigned long long)n,
+				    (unsigned long long)(r->off - r->hdr.data.offset));
+		if (fseeko(r->f, (off_t)(r->off + n), SEEK_SET))
+			return fail(r, "seek error: %s", strerror(errno));
+		r->off += n;
+		return 0;
+	}
+	while (n) {
+		size_t k = n < sizeof(buf) ? n : sizeof(buf);
+		int ret = stream_read(r, buf, k, 0);
+
+		if (ret)
+			return ret < 0 ? -1 : fail(r, "truncated payload");
+		n -= k;
+	}
+	return 0;
+}
+
+/* Kernel records fill whole u64s; perf's own (features, COMPRESSED) need not. */
+static int check_header(struct rvctr_reader *r, const struct perf_event_header *h)
+{
+	if (h->size < sizeof(*h) || (h->type < 64 && h->size % 8))
+		return fail(r, "corrupt record header (type %u, size %u) at data offset %llu",
+			    h->type, h->size,
+			    (unsigned long long)(r->off - (r->pipe ? 0 : r->hdr.data.offset)));
+	return 0;
+}
+
+/* The next record into r->rec: 1, 0 at the end, -1 on error. */
+static int read_raw(struct rvctr_reader *r)
+{
+	struct perf_event_header h;
+	int ret;
+
+	if (r->stashed) {
+		r->stashed = 0;
+		return 1;
+	}
+	if (r->dlen - r->dhead >= sizeof(h)) {
+		memcpy(&h, r->dbuf + r->dhead, sizeof(h));
+		if (check_header(r, &h))
+			return -1;
+		if (r->dlen - r->dhead >= h.size) {
+			memcpy(r->rec, r->dbuf + r->dhead, h.size);
+			r->dhead += h.size;
+			r->from_dbuf = 1;
+			return 1;
+		}
+	}
+	r->from_dbuf = 0;
+	ret = stream_read(r, &h, sizeof(h), 1);
+	if (ret)
+		goto end;
+	if (check_header(r, &h))
+		return -1;
+	memcpy(r->rec, &h, sizeof(h));
+	ret = stream_read(r, (char *)r->rec + sizeof(h), h.size - sizeof(h), 0);
+	if (!ret)
+		return 1;
+end:
+	if (ret < 0)
+		return -1;
+	if (r->dlen != r->dhead)
+		return fail(r, "truncated compressed data: %zu bytes of a record left",
+			    r->dlen - r->dhead);
+	return 0;
+}
+
+#ifdef HAVE_ZSTD
+#include <zstd.h>
+
+static int decompress(struct rvctr_reader *r, const unsigned char *src, size_t n)
+{
+	ZSTD_inBuffer in = { src, n, 0 };
+	ZSTD_outBuffer out;
+
+	if (!r->zstd) {
+		r->zstd = ZSTD_createDStream();
+		if (!r->zstd || ZSTD_isError(ZSTD_initDStream(r->zstd)))
+			return fail(r, "out of memory");
+	}
+	if (r->dhead) {
+		memmove(r->dbuf, r->dbuf + r->dhead, r->dlen - r->dhead);
+		r->dlen -= r->dhead;
+		r->dhead = 0;
+	}
+	do {
+		size_t ret;
+
+		if (r->dcap - r->dlen < 65536) {
+			size_t cap = r->dcap ? r->dcap * 2 : 1 << 20;
+			unsigned char *b;
+
+			if (cap > MAX_DECOMP_BYTES)
+				return fail(r, "corrupt compressed data: over %u bytes pending",
+					    MAX_DECOMP_BYTES);
+			b = realloc(r->dbuf, cap);
+			if (!b)
+				return fail(r, "out of memory");
+			r->dbuf = b;
+			r->dcap = cap;
+		}
+		out = (ZSTD_outBuffer){ r->dbuf, r->dcap, r->dlen };
+		ret = ZSTD_decompressStream(r->zstd, &out, &in);
+		if (ZSTD_isError(ret))
+			return fail(r, "corrupt compressed record at data offset %llu: %s",
+				    (unsigned long long)(r->off - r->hdr.data.offset),
+				    ZSTD_getErrorName(ret));
+		r->dlen = out.pos;
+	} while (in.pos < in.size || out.pos == out.size);
+	return 0;
+}
+
+static void free_zstd(struct rvctr_reader *r)
+{
+	ZSTD_freeDStream(r->zstd);
+}
+#else
+static int decompress(struct rvctr_reader *r, const unsigned char *src, size_t n)
+{
+	(void)src;
+	(void)n;
+	return fail(r, "compressed perf.data (perf record -z), and this rvctr was built without "
+		    "libzstd: decompress it with perf inject -i IN -o OUT");
+}
+
+static void free_zstd(struct rvctr_reader *r)
+{
+	(void)r;
+}
+#endif
+
+/* ---- opening ---- */
+
+static int read_file_header(struct rvctr_reader *r)
+{
+	if (read_at(r, 0, &r->hdr, sizeof(r->hdr), "file header"))
+		return -1;
+	if (r->hdr.size < sizeof(r->hdr))
+		return fail(r, "unknown perf.data header size %llu",
+			    (unsigned long long)r->hdr.size);
+	if (section_ok(r, &r->hdr.data, "data") || read_attrs(r))
+		return -1;
+	r->data_end = r->hdr.data.offset + r->hdr.data.size;
+	if (!r->hdr.data.size) {
+		/* perf record writes the sizes and features at exit */
+		warn(r, W_DATA_SIZE, "data size is 0: perf record was not properly terminated; "
+		     "reading to the end of the file");
+		r->data_end = r->file_size;
+		memset(r->hdr.features, 0, sizeof(r->hdr.features));
+	} else if (read_features(r)) {
+		return -1;
+	}
+	r->off = r->hdr.data.offset;
+	if (fseeko(r->f, (off_t)r->off, SEEK_SET))
+		return fail(r, "seek error: %s", strerror(errno));
+	return 0;
+}
+
+static int handle_user(struct rvctr_reader *r);
+
+/* Pipe mode: the header records (attributes, features) come first. */
+static int read_pipe_header(struct rvctr_reader *r)
+{
+	const struct perf_event_header *h = (const void *)r->rec;
+	int ret;
+
+	for (;;) {
+		ret = read_raw(r);
+		if (ret <= 0) {
+			r->eof = !ret;
+			return ret;
+		}
+		if (h->type < 64 || h->type == USER_FINISHED_ROUND || h->type == USER_AUXTRACE ||
+		    h->type == PERF_RECORD_COMPRESSED_V1 || h->type == PERF_RECORD_COMPRESSED_V2) {
+			r->stashed = 1;
+			return 0;
+		}
+		if (handle_user(r))
+			return -1;
+	}
+}
+
 static int read_header(struct rvctr_reader *r)
 {
 	struct stat st;
+	uint64_t magic, size;
 
-	if (fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode)) {
+	if (fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode))
 		r->file_size = st.st_size;
-	} else {
-		if (fseeko(r->f, 0, SEEK_END))
-			return fail(r, "input is not seekable (pipe-mode perf.data is not supported)");
-		r->file_size = ftello(r->f);
-	}
-	if (r->file_size < 8)
-		return fail(r, "not a perf.data file: %llu bytes", (unsigned long long)r->file_size);
-	if (read_at(r, 0, &r->hdr, 8, "magic"))
-		return -1;
-	if (r->hdr.magic == PERF_MAGIC2_SWAPPED)
+	else
+		r->pipe = 1;
+	if (fread(&magic, 1, 8, r->f) != 8 || fread(&size, 1, 8, r->f) != 8)
+		return fail(r, "not a perf.data file: shorter than its header");
+	if (magic == PERF_MAGIC2_SWAPPED)
 		return fail(r, "perf.data of the other byte order is not supported");
-	if (r->hdr.magic != PERF_MAGIC2)
-		return fail(r, "not a perf.data file (bad magic %#llx)",
-			    (unsigned long long)r->hdr.magic);
-	if (read_at(r, 0, &r->hdr, sizeof(r->hdr), "file header"))
-		return -1;
-	if (r->hdr.size == 16 || r->hdr.size < sizeof(r->hdr))
-		return fail(r, "pipe-mode or unknown header size %llu is not supported",
-			    (unsigned long long)r->hdr.size);
-	if (section_ok(r, &r->hdr.data, "data") || read_attrs(r) || read_features(r))
-		return -1;
-	return 0;
+	if (magic != PERF_MAGIC2)
+		return fail(r, "not a perf.data file (bad magic %#llx)", (unsigned long long)magic);
+	r->off = 16;
+	if (size == PERF_PIPE_HEADER_SIZE) {
+		r->pipe = 1;
+		return read_pipe_header(r);
+	}
+	if (r->pipe)
+		return fail(r, "file-mode perf.data on a pipe: give the file name, or record with "
+			    "perf record -o - for pipe mode");
+	return read_file_header(r);
 }
 
 struct rvctr_reader *rvctr_reader__fopen(FILE *f, char *err, size_t errlen)
@@ -301,8 +695,9 @@ struct rvctr_reader *rvctr_reader__fopen(FILE *f, char *err, size_t errlen)
 		return NULL;
 	}
 	r->f = f;
-	if (read_header(r) || fseeko(r->f, (off_t)r->hdr.data.offset, SEEK_SET)) {
-		snprintf(err, errlen, "%s", r->failed ? r->err : "seek failed");
+	r->qlimit = QUEUE_LIMIT_DEFAULT;
+	if (read_header(r)) {
+		snprintf(err, errlen, "%s", r->err);
 		rvctr_reader__close(r);
 		return NULL;
 	}
@@ -311,9 +706,18 @@ struct rvctr_reader *rvctr_reader__fopen(FILE *f, char *err, size_t errlen)
 
 struct rvctr_reader *rvctr_reader__open(const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
 	struct rvctr_reader *r;
+	struct stat st;
+	FILE *f;
 
+	if (!strcmp(path, "-"))
+		return rvctr_reader__fopen(stdin, err, errlen);
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s is a directory: perf record --threads writes one, and rvctr "
+			 "reads only single-file perf.data (record without --threads)", path);
+		return NULL;
+	}
+	f = fopen(path, "rb");
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
@@ -333,15 +737,22 @@ void rvctr_reader__close(struct rvctr_reader *r)
 
 	if (!r)
 		return;
-	for (i = 0; i < RVCTR_MAX_ATTRS; i++) {
-		free(r->ids[i]);
+	for (i = 0; i < RVCTR_MAX_ATTRS; i++)
 		free(r->names[i]);
-	}
+	for (i = 0; i < r->nheap; i++)
+		free(r->heap[i]);
+	free(r->heap);
+	free(r->cur);
+	free(r->idmap);
 	free(r->build_ids);
+	free(r->dbuf);
+	free_zstd(r);
 	if (r->own)
 		fclose(r->f);
 	free(r);
 }
+
+/* ---- record contents ---- */
 
 /* A bounded cursor over one record's body. */
 struct cursor {
@@ -379,15 +790,22 @@ static const void *skip(struct cursor *c, uint64_t n)
 	return at;
 }
 
-/* Find the attribute of a sample; files with one attribute need no id. */
+static uint64_t data_offset(const struct rvctr_reader *r)
+{
+	return r->pipe ? r->off : r->off - r->hdr.data.offset;
+}
+
+/* The attribute of a sample; -1 error, -2 unknown id (skip it). */
 static int attr_of(struct rvctr_reader *r, const struct cursor *body)
 {
 	const struct perf_event_attr *a0 = &r->attrs[0];
 	struct cursor c = *body;
 	uint64_t id, st = a0->sample_type;
-	unsigned int i, j;
+	int i;
 
-	if (r->nr_attrs == 1)
+	if (!r->nr_attrs)
+		return fail(r, "a sample before any attribute");
+	if (r->nr_attrs == 1 && !r->warned[W_ATTRS])
 		return 0;
 	if (st & PERF_SAMPLE_IDENTIFIER) {
 		id = take64(&c);
@@ -400,13 +818,13 @@ static int attr_of(struct rvctr_reader *r, const struct cursor *body)
 		return fail(r, "%u attributes but samples carry no id", r->nr_attrs);
 	}
 	if (c.bad)
-		return fail(r, "truncated sample at data offset %llu", (unsigned long long)r->pos);
-	for (i = 0; i < r->nr_attrs; i++)
-		for (j = 0; j < r->nr_ids[i]; j++)
-			if (r->ids[i][j] == id)
-				return i;
-	return fail(r, "sample with unknown id %llu at data offset %llu",
-		    (unsigned long long)id, (unsigned long long)r->pos);
+		return fail(r, "truncated sample at data offset %llu",
+			    (unsigned long long)data_offset(r));
+	i = idmap_find(r, id);
+	if (i >= 0)
+		return i;
+	r->nr_unknown_id++;
+	return -2;
 }
 
 static void skip_read(struct cursor *c, uint64_t rf)
@@ -462,12 +880,15 @@ static void skip_regs_stack(struct cursor *c, const struct perf_event_attr *a)
 	}
 }
 
+/* 0, 1 (skip: unknown id) or -1. */
 static int parse_sample(struct rvctr_reader *r, struct cursor *c, struct rvctr_sample *s)
 {
 	int ai = attr_of(r, c);
 	const struct perf_event_attr *a;
 	uint64_t st, v;
 
+	if (ai == -2)
+		return 1;
 	if (ai < 0)
 		return -1;
 	a = &r->attrs[ai];
@@ -527,27 +948,71 @@ static int parse_sample(struct rvctr_reader *r, struct cursor *c, struct rvctr_s
 		s->weight = take64(c);
 	if (c->bad)
 		return fail(r, "truncated or corrupt sample at data offset %llu",
-			    (unsigned long long)r->pos);
+			    (unsigned long long)data_offset(r));
 	return 0;
+}
+
+/*
+ * The sample_id trailer of a non-sample record (attr.sample_id_all), read
+ * from the end: TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER.  The attribute
+ * is the one IDENTIFIER names, else the first (perf requires one layout).
+ */
+static void parse_id_trailer(const struct rvctr_reader *r, const struct cursor *body,
+			     struct rvctr_event *ev)
+{
+	const struct perf_event_attr *a = &r->attrs[0];
+	const unsigned char *end = body->p + body->left;
+	uint64_t st, v, need;
+	int i;
+
+	if (!r->nr_attrs || !a->sample_id_all)
+		return;
+	st = a->sample_type;
+	if (st & PERF_SAMPLE_IDENTIFIER) {
+		if (body->left < 8)
+			return;
+		memcpy(&v, end - 8, 8);
+		i = idmap_find(r, v);
+		if (i >= 0)
+			st = r->attrs[i].sample_type;
+	}
+	need = !!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_CPU) +
+	       !!(st & PERF_SAMPLE_STREAM_ID) + !!(st & PERF_SAMPLE_ID) +
+	       !!(st & PERF_SAMPLE_TIME) + !!(st & PERF_SAMPLE_TID);
+	if (need * 8 > body->left)
+		return;
+	end -= 8 * !!(st & PERF_SAMPLE_IDENTIFIER);
+	if (st & PERF_SAMPLE_CPU) {
+		end -= 8;
+		memcpy(&v, end, 8);
+		ev->cpu = (uint32_t)v;
+	}
+	end -= 8 * (!!(st & PERF_SAMPLE_STREAM_ID) + !!(st & PERF_SAMPLE_ID));
+	if (st & PERF_SAMPLE_TIME) {
+		end -= 8;
+		memcpy(&ev->time, end, 8);
+	}
 }
 
 static int parse_comm(struct rvctr_reader *r, struct cursor *c, struct rvctr_comm *m)
 {
 	uint64_t v = take64(c);
-	size_t n = strnlen((const char *)c->p, c->left);
+	size_t n = c->bad ? 0 : strnlen((const char *)c->p, c->left);
 
 	if (c->bad || n == c->left)
-		return fail(r, "corrupt COMM record at data offset %llu", (unsigned long long)r->pos);
+		return fail(r, "corrupt COMM record at data offset %llu",
+			    (unsigned long long)data_offset(r));
 	m->pid = (uint32_t)v;
 	m->tid = (uint32_t)(v >> 32);
 	snprintf(m->comm, sizeof(m->comm), "%s", (const char *)c->p);
 	return 0;
 }
 
-static int parse_mmap(struct rvctr_reader *r, struct cursor *c, uint32_t type,
+static int parse_mmap(struct rvctr_reader *r, struct cursor *c, uint32_t type, uint16_t misc,
 		      struct rvctr_mmap *m)
 {
 	uint64_t v = take64(c);
+	const unsigned char *p;
 	size_t n;
 
 	m->pid = (uint32_t)v;
@@ -555,77 +1020,323 @@ static int parse_mmap(struct rvctr_reader *r, struct cursor *c, uint32_t type,
 	m->start = take64(c);
 	m->len = take64(c);
 	m->pgoff = take64(c);
+	m->misc = misc;
 	if (type == PERF_RECORD_MMAP2) {
-		skip(c, 24);	/* maj, min, ino, ino_generation or build id */
+		/* maj, min, ino, ino_generation, or the build id (perf >= 5.12) */
+		p = skip(c, 24);
+		if (p && (misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+			m->build_id_size = p[0] <= 20 ? p[0] : 20;
+			memcpy(m->build_id, p + 4, 20);
+		}
 		v = take64(c);
 		m->prot = (uint32_t)v;
 		m->flags = (uint32_t)(v >> 32);
 	}
 	n = c->bad ? 0 : strnlen((const char *)c->p, c->left);
 	if (c->bad || n == c->left)
-		return fail(r, "corrupt MMAP record at data offset %llu", (unsigned long long)r->pos);
+		return fail(r, "corrupt MMAP record at data offset %llu",
+			    (unsigned long long)data_offset(r));
 	snprintf(m->filename, sizeof(m->filename), "%s", (const char *)c->p);
 	return 0;
 }
 
-static int parse_event(struct rvctr_reader *r, struct rvctr_event *ev)
+static int parse_task(struct rvctr_reader *r, struct cursor *c, struct rvctr_task *t)
 {
-	struct cursor c = {
-		.p = (const unsigned char *)r->rec + 8,
-		.left = ev->size - 8,
-	};
+	uint64_t a = take64(c), b = take64(c);
 
-	switch (ev->type) {
-	case PERF_RECORD_SAMPLE:
-		return parse_sample(r, &c, &ev->sample);
+	t->time = take64(c);
+	if (c->bad)
+		return fail(r, "corrupt FORK/EXIT record at data offset %llu",
+			    (unsigned long long)data_offset(r));
+	t->pid = (uint32_t)a;
+	t->ppid = (uint32_t)(a >> 32);
+	t->tid = (uint32_t)b;
+	t->ptid = (uint32_t)(b >> 32);
+	return 0;
+}
+
+/* Decode the record at @rec into @ev: 0, 1 (skip it) or -1. */
+static int parse_event(struct rvctr_reader *r, const void *rec, struct rvctr_event *ev)
+{
+	struct perf_event_header h;
+	struct cursor c;
+	int ret;
+
+	memcpy(&h, rec, sizeof(h));
+	memset(ev, 0, sizeof(*ev));
+	ev->type = h.type;
+	ev->misc = h.misc;
+	ev->size = h.size;
+	ev->raw = rec;
+	c = (struct cursor){ .p = (const unsigned char *)rec + 8, .left = h.size - 8 };
+	if (h.type == PERF_RECORD_SAMPLE) {
+		ev->sample.misc = h.misc;
+		ret = parse_sample(r, &c, &ev->sample);
+		ev->time = ev->sample.time;
+		ev->cpu = ev->sample.cpu;
+		return ret;
+	}
+	parse_id_trailer(r, &c, ev);
+	switch (h.type) {
 	case PERF_RECORD_COMM:
+		ev->comm.misc = h.misc;
 		return parse_comm(r, &c, &ev->comm);
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
-		return parse_mmap(r, &c, ev->type, &ev->mmap);
+		return parse_mmap(r, &c, h.type, h.misc, &ev->mmap);
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return parse_task(r, &c, &ev->task);
 	default:
 		return 0;
 	}
 }
 
+/* ---- user records ---- */
+
+static int header_attr(struct rvctr_reader *r, const unsigned char *p, uint64_t n)
+{
+	uint32_t asz;
+
+	if (n < PERF_ATTR_SIZE_VER0)
+		return fail(r, "corrupt HEADER_ATTR record of %llu bytes", (unsigned long long)n);
+	memcpy(&asz, p + offsetof(struct perf_event_attr, size), 4);
+	if (!asz)
+		asz = PERF_ATTR_SIZE_VER0;
+	if (asz > n || asz < PERF_ATTR_SIZE_VER0)
+		return fail(r, "corrupt HEADER_ATTR record: attr size %u of %llu bytes", asz,
+			    (unsigned long long)n);
+	return add_attr(r, p, asz, (const uint64_t *)(p + asz), (n - asz) / 8);
+}
+
+static int event_update(struct rvctr_reader *r, const unsigned char *p, uint64_t n)
+{
+	uint64_t type, id;
+	char name[RVCTR_NAME_MAX];
+	int i;
+
+	if (n < 16)
+		return 0;
+	memcpy(&type, p, 8);
+	memcpy(&id, p + 8, 8);
+	if (type != EVENT_UPDATE_NAME)
+		return 0;
+	i = idmap_find(r, id);
+	snprintf(name, sizeof(name), "%.*s", (int)(n - 16), (const char *)p + 16);
+	return i >= 0 ? set_name(r, i, name) : 0;
+}
+
+static void round_flush(struct rvctr_reader *r)
+{
+	/* ordered-events.c, OE_FLUSH__ROUND: what the previous round saw */
+	r->limit = r->next_flush;
+	r->next_flush = r->max_ts;
+	r->flushing = 1;
+	r->round_pending = 1;
+}
+
+static int handle_user(struct rvctr_reader *r)
+{
+	const unsigned char *p = (const unsigned char *)r->rec;
+	struct perf_event_header h;
+	uint64_t n, v;
+	uint32_t u;
+
+	memcpy(&h, p, sizeof(h));
+	n = h.size - sizeof(h);
+	p += sizeof(h);
+	switch (h.type) {
+	case USER_HEADER_ATTR:
+		return header_attr(r, p, n);
+	case USER_HEADER_FEATURE:
+		if (n < 8)
+			return fail(r, "corrupt HEADER_FEATURE record");
+		memcpy(&v, p, 8);
+		return v < PERF_FEAT_BITS ? parse_feature_buf(r, v, p + 8, n - 8) : 0;
+	case USER_HEADER_BUILD_ID:
+		return parse_build_ids(r, (const unsigned char *)r->rec, h.size);
+	case USER_EVENT_UPDATE:
+		return event_update(r, p, n);
+	case USER_HEADER_TRACING_DATA:
+		if (n < 8)
+			return fail(r, "corrupt HEADER_TRACING_DATA record");
+		memcpy(&u, p, 4);
+		return stream_skip(r, PERF_ALIGN((uint64_t)u, 8));
+	case USER_AUXTRACE:
+		if (n < 8)
+			return fail(r, "corrupt AUXTRACE record");
+		memcpy(&v, p, 8);
+		return stream_skip(r, v);
+	case USER_FINISHED_ROUND:
+		round_flush(r);
+		return 0;
+	case PERF_RECORD_COMPRESSED_V1:
+		return decompress(r, p, n);
+	case PERF_RECORD_COMPRESSED_V2:
+		if (n < 8)
+			return fail(r, "corrupt COMPRESSED record");
+		memcpy(&v, p, 8);
+		if (v > n - 8)
+			return fail(r, "corrupt COMPRESSED record: %llu bytes of data in %llu",
+				    (unsigned long long)v, (unsigned long long)(n - 8));
+		return decompress(r, p + 8, v);
+	default:
+		return 0;
+	}
+}
+
+/* ---- ordering: a min-heap on (time, arrival) ---- */
+
+static int qless(const struct qrec *a, const struct qrec *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+static int queue_push(struct rvctr_reader *r, uint64_t time)
+{
+	const struct perf_event_header *h = (const void *)r->rec;
+	struct qrec *q;
+	size_t i;
+
+	if (r->nheap == r->heap_cap) {
+		size_t cap = r->heap_cap ? r->heap_cap * 2 : 1024;
+		struct qrec **n = realloc(r->heap, cap * sizeof(*n));
+
+		if (!n)
+			return fail(r, "out of memory");
+		r->heap = n;
+		r->heap_cap = cap;
+	}
+	q = malloc(sizeof(*q) + h->size);
+	if (!q)
+		return fail(r, "out of memory");
+	q->time = time;
+	q->seq = r->seq++;
+	memcpy(q->data, r->rec, h->size);
+	if (time < r->last_flush)
+		r->nr_unordered++;
+	if (time > r->max_ts)
+		r->max_ts = time;
+	r->qbytes += sizeof(*q) + h->size;
+	for (i = r->nheap++; i && qless(q, r->heap[(i - 1) / 2]); i = (i - 1) / 2)
+		r->heap[i] = r->heap[(i - 1) / 2];
+	r->heap[i] = q;
+	if (r->qbytes > r->qlimit && !r->flushing) {
+		/* ordered-events.c, OE_FLUSH__HALF */
+		warn(r, W_QUEUE, "over %llu bytes of records wait for their round: "
+		     "releasing the older half early", (unsigned long long)r->qlimit);
+		r->limit = r->heap[0]->time + (r->max_ts - r->heap[0]->time) / 2;
+		r->flushing = 1;
+	}
+	return 0;
+}
+
+static struct qrec *queue_pop(struct rvctr_reader *r)
+{
+	struct qrec *top = r->heap[0], *last = r->heap[--r->nheap];
+	size_t i = 0, c;
+
+	while ((c = 2 * i + 1) < r->nheap) {
+		if (c + 1 < r->nheap && qless(r->heap[c + 1], r->heap[c]))
+			c++;
+		if (!qless(r->heap[c], last))
+			break;
+		r->heap[i] = r->heap[c];
+		i = c;
+	}
+	if (r->nheap)
+		r->heap[i] = last;
+	r->qbytes -= sizeof(*top) + ((const struct perf_event_header *)top->data)->size;
+	return top;
+}
+
 int rvctr_reader__next(struct rvctr_reader *r, struct rvctr_event *ev)
 {
-	struct perf_event_header h;
-	uint64_t left = r->hdr.data.size - r->pos;
+	const struct perf_event_header *h = (const void *)r->rec;
+	int ret;
 
-	if (r->failed)
-		return -1;
-	if (!left)
-		return 0;
-	if (left < sizeof(h))
-		return fail(r, "truncated record header at data offset %llu",
-			    (unsigned long long)r->pos);
-	if (fread(&h, 1, sizeof(h), r->f) != sizeof(h))
-		return fail(r, "read error at data offset %llu", (unsigned long long)r->pos);
-	if (h.type == PERF_RECORD_COMPRESSED_V1 || h.type == PERF_RECORD_COMPRESSED_V2)
-		return fail(r, "compressed perf.data (perf record -z) is not supported: "
-			    "decompress it with perf inject -i IN -o OUT");
-	if (h.size < sizeof(h) || h.size > left || h.size % 8)
-		return fail(r, "corrupt record header (type %u, size %u) at data offset %llu",
-			    h.type, h.size, (unsigned long long)r->pos);
-	memcpy(r->rec, &h, sizeof(h));
-	if (fread((char *)r->rec + 8, 1, h.size - 8, r->f) != (size_t)h.size - 8)
-		return fail(r, "read error at data offset %llu", (unsigned long long)r->pos);
-	memset(ev, 0, sizeof(*ev));
-	ev->type = h.type;
-	ev->misc = h.misc;
-	ev->size = h.size;
-	ev->raw = r->rec;
-	ev->sample.misc = h.misc;
-	if (parse_event(r, ev))
-		return -1;
-	r->pos += h.size;
-	return 1;
+	free(r->cur);
+	r->cur = NULL;
+	for (;;) {
+		if (r->failed)
+			return -1;
+		if (r->nheap && (r->flushing || r->eof) && r->heap[0]->time <= r->limit) {
+			r->cur = queue_pop(r);
+			r->last_flush = r->cur->time;
+			ret = parse_event(r, r->cur->data, ev);
+			if (ret)
+				goto skip;
+			return 1;
+		}
+		if (r->flushing) {
+			r->flushing = 0;
+			if (r->round_pending) {
+				r->round_pending = 0;
+				memset(ev, 0, sizeof(*ev));
+				ev->type = PERF_RECORD_FINISHED_ROUND;
+				ev->size = sizeof(*h);
+				return 1;
+			}
+		}
+		if (r->eof)
+			return 0;
+		ret = read_raw(r);
+		if (ret < 0)
+			return -1;
+		if (!ret) {
+			r->eof = 1;
+			r->limit = UINT64_MAX;
+			continue;
+		}
+		if (h->type >= 64) {
+			if (handle_user(r))
+				return -1;
+			continue;
+		}
+		ret = parse_event(r, r->rec, ev);
+		if (ret)
+			goto skip;
+		/* perf delivers records without a time at once (session.c) */
+		if (!ev->time || ev->time == UINT64_MAX)
+			return 1;
+		if (queue_push(r, ev->time))
+			return -1;
+		continue;
+skip:
+		if (ret < 0)
+			return -1;
+		warn(r, W_UNKNOWN_ID, "samples with ids of no attribute are skipped");
+	}
 }
 
 const char *rvctr_reader__error(const struct rvctr_reader *r)
 {
 	return r->failed ? r->err : "no error";
+}
+
+int rvctr_reader__is_pipe(const struct rvctr_reader *r)
+{
+	return r->pipe;
+}
+
+void rvctr_reader__set_queue_limit(struct rvctr_reader *r, uint64_t bytes)
+{
+	r->qlimit = bytes;
+}
+
+unsigned int rvctr_reader__nr_warnings(const struct rvctr_reader *r)
+{
+	return r->nr_warnings;
+}
+
+const char *rvctr_reader__warning(const struct rvctr_reader *r, unsigned int i)
+{
+	return i < r->nr_warnings ? r->warnings[i] : NULL;
+}
+
+uint64_t rvctr_reader__nr_unordered(const struct rvctr_reader *r)
+{
+	return r->nr_unordered;
 }
 
 unsigned int rvctr_reader__nr_attrs(const struct rvctr_reader *r)
@@ -665,10 +1376,10 @@ int rvctr_reader__has_feature(const struct rvctr_reader *r, unsigned int feat)
 
 uint64_t rvctr_reader__data_pos(const struct rvctr_reader *r)
 {
-	return r->pos;
+	return data_offset(r);
 }
 
 uint64_t rvctr_reader__data_size(const struct rvctr_reader *r)
 {
-	return r->hdr.data.size;
+	return r->pipe ? 0 : r->data_end - r->hdr.data.offset;
 }

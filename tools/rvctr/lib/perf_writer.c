@@ -2,8 +2,11 @@
 /*
  * perf.data writer.  Layout: file header, attribute ids, attributes, the
  * data section (records as they come), then the feature section table and
- * the features.  The header is written last, when the sizes are known, so
- * the output must be seekable.
+ * the features.  The header is written first with data.size 0 (perf then
+ * reads a file whose writer died to its end) and again at close, when the
+ * sizes are known.  "-" writes pipe mode instead: a 16-byte header, then
+ * HEADER_ATTR and EVENT_UPDATE (name) records, the data, and the build ids
+ * and HEADER_ARCH as HEADER_BUILD_ID / HEADER_FEATURE records at the end.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -24,6 +27,7 @@
 
 struct rvctr_writer {
 	FILE *f;
+	int pipe;
 	unsigned int nr_attrs;
 	uint32_t attr_size;		/* as written: see attr_size() */
 	struct perf_event_attr attrs[RVCTR_MAX_ATTRS];
@@ -84,7 +88,7 @@ static void free_writer(struct rvctr_writer *w)
 	for (i = 0; i < w->nr_attrs; i++)
 		free(w->names[i]);
 	free(w->build_ids);
-	if (w->f)
+	if (w->f && !w->pipe)
 		fclose(w->f);
 	free(w);
 }
@@ -129,6 +133,72 @@ static uint32_t attr_size(const struct perf_event_attr *attrs, unsigned int nr)
 	return size;
 }
 
+static void file_header(const struct rvctr_writer *w, struct perf_file_header *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->magic = PERF_MAGIC2;
+	h->size = sizeof(*h);
+	h->attr_size = w->attr_size + 16;
+	h->attrs.offset = w->attrs_off;
+	h->attrs.size = w->nr_attrs * h->attr_size;
+	h->data.offset = w->data_off;
+	h->data.size = w->data_size;
+}
+
+/* File mode: a header perf can read already (data.size 0), ids, attributes. */
+static void put_file_start(struct rvctr_writer *w)
+{
+	struct perf_file_header h;
+	unsigned int i;
+	uint64_t id;
+
+	w->attrs_off = sizeof(struct perf_file_header) + 8ULL * w->nr_attrs;
+	w->data_off = w->attrs_off + w->nr_attrs * (w->attr_size + 16);
+	file_header(w, &h);
+	put(w, &h, sizeof(h));
+	for (i = 0; i < w->nr_attrs; i++) {
+		id = i + 1;
+		put(w, &id, sizeof(id));
+	}
+	for (i = 0; i < w->nr_attrs; i++) {
+		struct perf_section ids = { sizeof(struct perf_file_header) + 8ULL * i, 8 };
+
+		put(w, &w->attrs[i], w->attr_size);
+		put(w, &ids, sizeof(ids));
+	}
+}
+
+/* Pipe mode: the 16-byte header, then attributes and names as records. */
+static void put_pipe_header(struct rvctr_writer *w)
+{
+	struct perf_event_header h;
+	uint64_t magic[2] = { PERF_MAGIC2, 16 }, id, type = 2;	/* PERF_EVENT_UPDATE__NAME */
+	unsigned int i;
+
+	put(w, magic, sizeof(magic));
+	for (i = 0; i < w->nr_attrs; i++) {
+		id = i + 1;
+		h = (struct perf_event_header){ .type = 64, .size = 8 + w->attr_size + 8 };
+		put(w, &h, sizeof(h));
+		put(w, &w->attrs[i], w->attr_size);
+		put(w, &id, 8);
+	}
+	for (i = 0; i < w->nr_attrs; i++) {
+		size_t n;
+
+		if (!w->names[i])
+			continue;
+		n = strlen(w->names[i]);
+		id = i + 1;
+		h = (struct perf_event_header){ .type = 78, .size = PERF_ALIGN(24 + n + 1, 8) };
+		put(w, &h, sizeof(h));
+		put(w, &type, 8);
+		put(w, &id, 8);
+		put(w, w->names[i], n);
+		put_zero(w, h.size - 24 - n);
+	}
+}
+
 struct rvctr_writer *rvctr_writer__open(const char *path,
 					const struct perf_event_attr *attrs,
 					const char *const *names, unsigned int nr,
@@ -136,7 +206,6 @@ struct rvctr_writer *rvctr_writer__open(const char *path,
 {
 	struct rvctr_writer *w;
 	unsigned int i;
-	uint64_t id;
 
 	if (check_attrs(attrs, nr, err, errlen))
 		return NULL;
@@ -145,7 +214,8 @@ struct rvctr_writer *rvctr_writer__open(const char *path,
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	w->f = fopen(path, "wb");
+	w->pipe = !strcmp(path, "-");
+	w->f = w->pipe ? stdout : fopen(path, "wb");
 	if (!w->f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		free(w);
@@ -158,20 +228,10 @@ struct rvctr_writer *rvctr_writer__open(const char *path,
 		w->attrs[i].size = w->attr_size;
 		w->names[i] = names && names[i] ? strdup(names[i]) : NULL;
 	}
-	/* header placeholder, then one id per attribute */
-	put_zero(w, sizeof(struct perf_file_header));
-	for (i = 0; i < nr; i++) {
-		id = i + 1;
-		put(w, &id, sizeof(id));
-	}
-	w->attrs_off = sizeof(struct perf_file_header) + 8ULL * nr;
-	for (i = 0; i < nr; i++) {
-		struct perf_section ids = { sizeof(struct perf_file_header) + 8ULL * i, 8 };
-
-		put(w, &w->attrs[i], w->attr_size);
-		put(w, &ids, sizeof(ids));
-	}
-	w->data_off = w->attrs_off + nr * (w->attr_size + 16);
+	if (w->pipe)
+		put_pipe_header(w);
+	else
+		put_file_start(w);
 	if (w->failed) {
 		snprintf(err, errlen, "%s", w->err);
 		free_writer(w);
@@ -258,7 +318,7 @@ int rvctr_writer__comm(struct rvctr_writer *w, const struct rvctr_comm *c, uint6
 
 	memset(w->rec, 0, 64 + sizeof(c->comm));
 	h->type = PERF_RECORD_COMM;
-	h->misc = 0;
+	h->misc = c->misc & PERF_RECORD_MISC_COMM_EXEC;
 	ids[0] = c->pid;
 	ids[1] = c->tid;
 	memcpy(ids + 2, c->comm, n);
@@ -274,16 +334,50 @@ int rvctr_writer__mmap2(struct rvctr_writer *w, const struct rvctr_mmap *m, uint
 
 	memset(w->rec, 0, 128 + sizeof(m->filename));
 	h->type = PERF_RECORD_MMAP2;
-	h->misc = PERF_RECORD_MISC_USER;
+	h->misc = m->misc & PERF_RECORD_MISC_CPUMODE_MASK ? m->misc & PERF_RECORD_MISC_CPUMODE_MASK :
+							    PERF_RECORD_MISC_USER;
 	*p++ = m->pid | (uint64_t)m->tid << 32;
 	*p++ = m->start;
 	*p++ = m->len;
 	*p++ = m->pgoff;
-	p += 3;		/* maj, min, ino, ino_generation: unknown */
+	if (m->build_id_size) {
+		/* perf >= 5.12: build_id_size, 3 reserved bytes, 20 id bytes */
+		unsigned char *b = (unsigned char *)p;
+
+		h->misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+		b[0] = m->build_id_size <= 20 ? m->build_id_size : 20;
+		memcpy(b + 4, m->build_id, 20);
+	}
+	p += 3;		/* or maj, min, ino, ino_generation: unknown */
 	*p++ = m->prot | (uint64_t)m->flags << 32;
 	memcpy(p, m->filename, n);
 	off = PERF_ALIGN((char *)p - (char *)w->rec + n + 1, 8);
 	return put_record(w, put_sample_id(w, off, m->pid, m->tid, time));
+}
+
+int rvctr_writer__task(struct rvctr_writer *w, uint32_t type, const struct rvctr_task *t)
+{
+	struct perf_event_header *h = (struct perf_event_header *)w->rec;
+	uint64_t *p = (uint64_t *)(h + 1);
+
+	if (type != PERF_RECORD_FORK && type != PERF_RECORD_EXIT)
+		return wfail(w, "record type %u is not FORK or EXIT", type);
+	memset(w->rec, 0, 128);
+	h->type = type;
+	*p++ = t->pid | (uint64_t)t->ppid << 32;
+	*p++ = t->tid | (uint64_t)t->ptid << 32;
+	*p++ = t->time;
+	return put_record(w, put_sample_id(w, (char *)p - (char *)w->rec, t->pid, t->tid,
+					   t->time));
+}
+
+int rvctr_writer__finished_round(struct rvctr_writer *w)
+{
+	struct perf_event_header *h = (struct perf_event_header *)w->rec;
+
+	h->type = PERF_RECORD_FINISHED_ROUND;
+	h->misc = 0;
+	return put_record(w, sizeof(*h));
 }
 
 int rvctr_writer__sample(struct rvctr_writer *w, const struct rvctr_sample *s)
@@ -484,30 +578,60 @@ static int put_features(struct rvctr_writer *w, struct perf_file_header *h)
 	return w->failed ? -1 : 0;
 }
 
+/* Pipe mode's trailer: build ids and HEADER_ARCH as records. */
+static void put_pipe_features(struct rvctr_writer *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nr_build_ids; i++) {
+		const struct rvctr_build_id *b = &w->build_ids[i];
+		struct perf_build_id_rec r = { 0 };
+		size_t n = strlen(b->filename);
+
+		r.header.type = 67;	/* PERF_RECORD_HEADER_BUILD_ID */
+		r.header.misc = b->misc | PERF_MISC_BUILD_ID_SIZE;
+		r.header.size = build_id_size(b);
+		r.pid = b->pid;
+		r.size = b->size;
+		memcpy(r.data, b->id, b->size);
+		put(w, &r, sizeof(r));
+		put(w, b->filename, n);
+		put_zero(w, r.header.size - sizeof(r) - n);
+	}
+	if (w->arch[0]) {
+		struct perf_event_header h = {
+			.type = 80,	/* PERF_RECORD_HEADER_FEATURE */
+			.size = 16 + string_size(w->arch),
+		};
+		uint64_t feat = RVCTR_FEAT_ARCH;
+
+		put(w, &h, sizeof(h));
+		put(w, &feat, 8);
+		put_string(w, w->arch);
+	}
+}
+
 int rvctr_writer__close(struct rvctr_writer *w, char *err, size_t errlen)
 {
-	struct perf_file_header h = {
-		.magic = PERF_MAGIC2,
-		.size = sizeof(h),
-	};
+	struct perf_file_header h;
 	int ret = 0;
 
-	h.attr_size = w->attr_size + 16;
-	h.attrs.offset = w->attrs_off;
-	h.attrs.size = w->nr_attrs * h.attr_size;
-	h.data.offset = w->data_off;
-	h.data.size = w->data_size;
-	put_features(w, &h);
-	if (!w->failed && fseeko(w->f, 0, SEEK_SET))
-		wfail(w, "output is not seekable: %s", strerror(errno));
-	put(w, &h, sizeof(h));
+	if (w->pipe) {
+		put_pipe_features(w);
+	} else {
+		file_header(w, &h);
+		put_features(w, &h);
+		if (!w->failed && fseeko(w->f, 0, SEEK_SET))
+			wfail(w, "output is not seekable: %s", strerror(errno));
+		put(w, &h, sizeof(h));
+	}
 	if (!w->failed && fflush(w->f))
 		wfail(w, "write error: %s", strerror(errno));
 	if (w->failed) {
 		snprintf(err, errlen, "%s", w->err);
 		ret = -1;
 	}
-	if (fclose(w->f) && !ret) {
+	if (!w->pipe && fclose(w->f) && !ret) {
 		snprintf(err, errlen, "close: %s", strerror(errno));
 		ret = -1;
 	}

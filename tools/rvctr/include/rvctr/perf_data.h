@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * perf.data (file mode, "PERFILE2") reader and writer.
+ * perf.data ("PERFILE2", file and pipe mode) reader and writer.
  *
- * The reader streams: it keeps the attributes, the small header features
- * and one record at a time, so memory does not grow with the input.  Every
- * length it reads is checked against the bytes that are really there; a
- * corrupt or truncated file ends with an error message, never a crash.
+ * The reader streams.  It reads file-mode and pipe-mode data, zstd
+ * compressed records (perf record -z), skips AUXTRACE payloads, reads a
+ * file whose header was never finished (perf record killed: data.size 0)
+ * to its end, and delivers events in time order the way perf does
+ * (tools/perf/util/ordered-events.c): records are queued by timestamp and,
+ * at each FINISHED_ROUND, those no newer than the previous round's newest
+ * are delivered.  Memory is bounded by about two rounds of records.
+ * Every length it reads is checked against the bytes that are really
+ * there; a corrupt or truncated file ends with an error message, never a
+ * crash.  Limits (attributes, ids, build ids) degrade with a warning.
  *
  * The writer emits what stock perf (6.1+), AutoFDO and llvm-profgen read:
  * attributes with ids, COMM/MMAP2/SAMPLE records, and the BUILD_ID, ARCH,
@@ -47,6 +53,7 @@ struct rvctr_sample {
 
 struct rvctr_comm {
 	uint32_t pid, tid;
+	uint16_t misc;			/* PERF_RECORD_MISC_COMM_EXEC */
 	char comm[RVCTR_NAME_MAX];
 };
 
@@ -54,20 +61,40 @@ struct rvctr_mmap {
 	uint32_t pid, tid;
 	uint64_t start, len, pgoff;
 	uint32_t prot, flags;
+	uint16_t misc;			/* cpumode (0 is written as USER) */
+	uint8_t build_id_size;		/* > 0: MMAP2 carried a build id */
+	uint8_t build_id[20];
 	char filename[RVCTR_NAME_MAX * 4];
 };
 
+/* PERF_RECORD_FORK / PERF_RECORD_EXIT */
+struct rvctr_task {
+	uint32_t pid, ppid, tid, ptid;
+	uint64_t time;
+};
+
+/*
+ * One event.  PERF_RECORD_FINISHED_ROUND is delivered after the events
+ * that the round released, so a writer can keep the rounds.
+ */
 struct rvctr_event {
 	uint32_t type;			/* PERF_RECORD_* */
 	uint16_t misc;
 	uint16_t size;
 	const void *raw;		/* the record as read (size bytes) */
+	uint64_t time;			/* sample time or sample_id time; 0 if none */
+	uint32_t cpu;			/* likewise */
 	union {
 		struct rvctr_sample sample;
 		struct rvctr_comm comm;
 		struct rvctr_mmap mmap;
+		struct rvctr_task task;
 	};
 };
+
+#ifndef PERF_RECORD_FINISHED_ROUND
+#define PERF_RECORD_FINISHED_ROUND	68
+#endif
 
 struct rvctr_build_id {
 	int32_t pid;
@@ -80,9 +107,25 @@ struct rvctr_build_id {
 /* ---- reader ---- */
 struct rvctr_reader;
 
-/* Both return NULL and fill @err (one line, no newline) on failure. */
+/*
+ * Both return NULL and fill @err (one line, no newline) on failure.
+ * @path "-" is standard input.  A directory (perf record --threads) is
+ * refused with a message that says so.
+ */
 struct rvctr_reader *rvctr_reader__open(const char *path, char *err, size_t errlen);
 struct rvctr_reader *rvctr_reader__fopen(FILE *f, char *err, size_t errlen);
+/* Is the input pipe-mode perf.data? */
+int rvctr_reader__is_pipe(const struct rvctr_reader *r);
+/* Bytes queued for ordering before half is released early (default 256 MiB). */
+void rvctr_reader__set_queue_limit(struct rvctr_reader *r, uint64_t bytes);
+/*
+ * Warnings so far (limits hit, records skipped, unfinished file), one line
+ * each; the caller prints them.  Each kind is reported once.
+ */
+unsigned int rvctr_reader__nr_warnings(const struct rvctr_reader *r);
+const char *rvctr_reader__warning(const struct rvctr_reader *r, unsigned int i);
+/* Events delivered after their round had been flushed (perf's "unordered"). */
+uint64_t rvctr_reader__nr_unordered(const struct rvctr_reader *r);
 void rvctr_reader__close(struct rvctr_reader *r);
 
 /* 1: an event was read; 0: end of data; -1: error (see __error). */
@@ -98,7 +141,8 @@ const char *rvctr_reader__arch(const struct rvctr_reader *r);
 unsigned int rvctr_reader__nr_build_ids(const struct rvctr_reader *r);
 const struct rvctr_build_id *rvctr_reader__build_id(const struct rvctr_reader *r, unsigned int i);
 int rvctr_reader__has_feature(const struct rvctr_reader *r, unsigned int feat);
-/* Bytes of the data section consumed so far, and its size (for progress). */
+/* Bytes of the data section consumed so far, and its size (for progress;
+ * 0 when unknown: pipe input). */
 uint64_t rvctr_reader__data_pos(const struct rvctr_reader *r);
 uint64_t rvctr_reader__data_size(const struct rvctr_reader *r);
 
@@ -106,7 +150,11 @@ uint64_t rvctr_reader__data_size(const struct rvctr_reader *r);
 struct rvctr_writer;
 
 /*
- * Open @path for writing with @nr attributes (names may be NULL).  Sample
+ * Open @path for writing with @nr attributes (names may be NULL); "-" is
+ * standard output in perf's pipe mode (attributes, features and build
+ * ids as header events).  Otherwise the file header is valid from the
+ * start with data.size 0, so perf reads a file whose writer was killed
+ * to its end.  Sample
  * types the writer can encode: IDENTIFIER, IP, TID, TIME, ADDR, ID, CPU,
  * PERIOD, CALLCHAIN (empty, unless written by rvctr_writer__raw),
  * BRANCH_STACK, WEIGHT.  Attribute i gets sample id i + 1.
@@ -118,8 +166,12 @@ struct rvctr_writer *rvctr_writer__open(const char *path,
 int rvctr_writer__set_arch(struct rvctr_writer *w, const char *arch);
 int rvctr_writer__add_build_id(struct rvctr_writer *w, int32_t pid, uint16_t misc,
 			       const char *filename, const uint8_t *id, uint8_t size);
+/* COMM and MMAP2 keep c->misc / m->misc (COMM_EXEC, cpumode) and m's build id. */
 int rvctr_writer__comm(struct rvctr_writer *w, const struct rvctr_comm *c, uint64_t time);
 int rvctr_writer__mmap2(struct rvctr_writer *w, const struct rvctr_mmap *m, uint64_t time);
+/* PERF_RECORD_FORK or PERF_RECORD_EXIT (@type). */
+int rvctr_writer__task(struct rvctr_writer *w, uint32_t type, const struct rvctr_task *t);
+int rvctr_writer__finished_round(struct rvctr_writer *w);
 int rvctr_writer__sample(struct rvctr_writer *w, const struct rvctr_sample *s);
 /* Copy a record that is already in the file's format (e.g. from a ring buffer). */
 int rvctr_writer__raw(struct rvctr_writer *w, const void *rec, size_t size);
@@ -133,6 +185,7 @@ enum {
 	RVCTR_FEAT_ARCH = 6,
 	RVCTR_FEAT_EVENT_DESC = 12,
 	RVCTR_FEAT_BRANCH_STACK = 15,
+	RVCTR_FEAT_COMPRESSED = 27,
 };
 
 #endif /* RVCTR_PERF_DATA_H */
