@@ -1,24 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rvctr convert: one input stream, one output format. */
+/*
+ * rvctr convert: inputs (perf.data, pipe-mode perf.data, raw CTR snapshot
+ * text) to one output format, a sink (rvctr/sink.h).  The output is
+ * written under a temporary name and renamed only when it is complete.
+ */
+#include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-#include <rvctr/autofdo.h>
-#include <rvctr/maps.h>
-#include <rvctr/perf_data.h>
-#include <rvctr/perfscript.h>
-#include <rvctr/spe.h>
-#include <rvctr/symtab.h>
+#include <rvctr/brstack.h>
+#include <rvctr/sink.h>
 #include "builtin.h"
+#include "filter.h"
 #include "source.h"
 
+#define MAX_INPUTS	256
+
 static const char convert_usage[] =
-	"usage: rvctr convert [options] -f FORMAT -o OUTPUT [INPUT]\n"
+	"usage: rvctr convert [options] -f FORMAT -o OUTPUT [INPUT...]\n"
 	"\n"
-	"INPUT (default perf.data) is a perf.data file with branch stacks (from perf\n"
-	"record -b or rvctr record) or the driver's raw CTR snapshot text.\n"
+	"INPUT (default perf.data; also -i INPUT; - is standard input) is perf.data\n"
+	"with branch stacks (from perf record -b or rvctr record; file or pipe mode,\n"
+	"compressed or not) or the driver's raw CTR snapshot text.  Several inputs\n"
+	"make one output (one profile).\n"
 	"\n"
 	"  -f, --format FORMAT  perf        perf.data with branch stacks\n"
 	"                       spe         SPE-like per-branch samples (events branch,\n"
@@ -27,442 +35,294 @@ static const char convert_usage[] =
 	"                       autofdo     AutoFDO text profile for create_llvm_prof /\n"
 	"                                   create_gcov --profiler text (one binary)\n"
 	"                       perfscript  perf-script text for llvm-profgen --perfscript\n"
-	"  -o, --output FILE    output file (required)\n"
+	"  -o, --output FILE    output file (required; - is standard output, perf.data\n"
+	"                       then in pipe mode)\n"
+	"  -i, --input FILE     an input (may be given several times)\n"
 	"  -b, --binary PATH    snapshots: the program the addresses belong to (adds its\n"
 	"                       COMM and MMAP2); autofdo: the binary to profile (default:\n"
 	"                       the one with the most branches)\n"
-	"  -p, --pid N          snapshots: pid to attribute samples to (default 1)\n"
+	"  -p, --pid LIST       only samples of these processes; snapshots: the first is\n"
+	"                       the pid samples are attributed to (default 1)\n"
+	FILTER_USAGE
 	"      --misp           snapshots: the hart implements ctrtarget.MISP\n"
 	"      --arch NAME      HEADER_ARCH of perf.data output (default: the input's,\n"
 	"                       else riscv64)\n"
+	"      --force          make autofdo/perfscript output from a recording that\n"
+	"                       lacks taken branches (type filter, call stack) or has\n"
+	"                       not-taken ones (these are then dropped)\n"
 	"      --progress       show progress even when stderr is not a terminal\n"
 	"  -h, --help           this text\n";
 
-enum format { FMT_PERF, FMT_SPE, FMT_AUTOFDO, FMT_PERFSCRIPT };
-
 struct convert {
-	enum format fmt;
+	const struct rvctr_sink_ops *ops;
+	struct rvctr_sink *sink;
 	const char *output;
+	char *tmp;			/* the output until it is complete */
 	const char *binary;
 	const char *arch;
-	struct rvctr_writer *w;
-	FILE *out;
-	struct rvctr_maps *maps;
-	struct rvctr_afdo **afdo;	/* per binary, indexed like maps' dsos */
-	uint64_t *afdo_branches;
-	unsigned int nr_afdo;
+	struct filter *filter;
+	struct source_opts so;
+	int force, progress;
 	uint64_t samples, no_branches;
-	int local_build_ids;	/* snapshots: build ids from the files named */
+	struct perf_branch_entry taken[RVCTR_MAX_BRANCHES];
 	char err[512];
 };
 
-struct xlate_ctx {
-	struct rvctr_maps *maps;
-	uint32_t pid;
-	unsigned int dso;
-};
-
-static int parse_format(const char *s, enum format *f)
+/* A new file next to @out, to be renamed over it when complete. */
+static char *temp_output(const char *out, char *err, size_t errlen)
 {
-	static const char * const names[] = { "perf", "spe", "autofdo", "perfscript" };
-	unsigned int i;
+	char *a = strdup(out), *b = strdup(out), *path = NULL;
+	mode_t mask;
+	int fd = -1;
 
-	for (i = 0; i < 4; i++)
-		if (!strcmp(s, names[i])) {
-			*f = i;
-			return 0;
-		}
-	return -1;
-}
-
-/* The attribute of branch-stack output: the input's event, our sample layout. */
-static void perf_attr(const struct rvctr_reader *r, struct perf_event_attr *a)
-{
-	const struct perf_event_attr *in = r ? rvctr_reader__attr(r, 0) : NULL;
-
-	memset(a, 0, sizeof(*a));
-	if (in) {
-		a->type = in->type;
-		a->config = in->config;
-		a->sample_period = in->sample_period;
-		a->freq = in->freq;
-		a->exclude_kernel = in->exclude_kernel;
-		a->exclude_user = in->exclude_user;
-		a->exclude_hv = in->exclude_hv;
-		a->branch_sample_type = in->branch_sample_type &
-			~(uint64_t)(PERF_SAMPLE_BRANCH_HW_INDEX | PERF_SAMPLE_BRANCH_COUNTERS);
+	if (a && b && asprintf(&path, "%s/.%s.XXXXXX", dirname(a), basename(b)) > 0)
+		fd = mkstemp(path);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot create a file next to it: %s", out, strerror(errno));
+		free(path);
+		path = NULL;
 	} else {
-		a->type = PERF_TYPE_HARDWARE;
-		a->config = PERF_COUNT_HW_CPU_CYCLES;
-		a->sample_period = 1;
-		a->branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
+		mask = umask(0);
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
+		close(fd);
 	}
-	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			 PERF_SAMPLE_PERIOD | PERF_SAMPLE_BRANCH_STACK;
-	a->sample_id_all = 1;
-	a->mmap = a->mmap2 = a->comm = 1;
+	free(a);
+	free(b);
+	return path;
 }
 
-static void copy_build_ids(struct convert *c, const struct rvctr_reader *r)
+static int open_sink(struct convert *c, const struct rvctr_reader *r)
 {
-	unsigned int i;
+	struct rvctr_sink_info info = {
+		.path = c->tmp ? c->tmp : c->output,
+		.attr = r ? rvctr_reader__attr(r, 0) : NULL,
+		.attr_name = r ? rvctr_reader__attr_name(r, 0) : NULL,
+		.arch = c->arch,
+		.binary = c->binary,
+		.local_build_ids = !r,
+	};
 
-	for (i = 0; r && i < rvctr_reader__nr_build_ids(r); i++) {
-		const struct rvctr_build_id *b = rvctr_reader__build_id(r, i);
-
-		rvctr_writer__add_build_id(c->w, b->pid, b->misc & 0x7, b->filename, b->id,
-					   b->size);
-	}
-}
-
-static int open_writer(struct convert *c, const struct source *src)
-{
-	const struct rvctr_reader *r = source__reader(src);
-	struct perf_event_attr attrs[RVCTR_SPE_NR_ATTRS];
-	const char *names[RVCTR_SPE_NR_ATTRS];
-	const char *arch = c->arch;
-
-	if (c->fmt == FMT_SPE) {
-		rvctr_spe__attrs(attrs, names);
-		c->w = rvctr_writer__open(c->output, attrs, names, RVCTR_SPE_NR_ATTRS,
-					  c->err, sizeof(c->err));
-	} else {
-		perf_attr(r, &attrs[0]);
-		names[0] = r ? rvctr_reader__attr_name(r, 0) : "cycles";
-		c->w = rvctr_writer__open(c->output, attrs, names, 1, c->err, sizeof(c->err));
-	}
-	if (!c->w)
-		return -1;
-	if (!arch)
-		arch = r && rvctr_reader__arch(r) ? rvctr_reader__arch(r) : "riscv64";
-	rvctr_writer__set_arch(c->w, arch);
-	copy_build_ids(c, r);
-	return 0;
-}
-
-static int open_output(struct convert *c, const struct source *src)
-{
-	if (c->fmt == FMT_PERF || c->fmt == FMT_SPE)
-		return open_writer(c, src);
-	if (c->fmt == FMT_AUTOFDO) {
-		c->maps = rvctr_maps__new();
-		if (!c->maps) {
-			snprintf(c->err, sizeof(c->err), "out of memory");
-			return -1;
-		}
-		return 0;
-	}
-	c->out = fopen(c->output, "w");
-	if (!c->out) {
-		snprintf(c->err, sizeof(c->err), "%s: %m", c->output);
-		return -1;
-	}
-	return 0;
+	if (!info.arch)
+		info.arch = r && rvctr_reader__arch(r) ? rvctr_reader__arch(r) : "riscv64";
+	c->sink = rvctr_sink__open(c->ops, &info, c->err, sizeof(c->err));
+	return c->sink ? 0 : -1;
 }
 
 /*
- * Build id of a mapped file, for snapshot input only: the user named the
- * binary.  A perf.data's own build ids are copied instead; a local file of
- * the same name may be another build.
+ * Range outputs need every taken branch and only those: refuse recordings
+ * that lack some or add not-taken ones, unless --force.  Returns -1 to
+ * refuse, else whether not-taken records are to be dropped.
  */
-static void add_file_build_id(struct convert *c, const struct rvctr_mmap *m)
+static int check_ranges(struct convert *c, const char *path, const struct rvctr_reader *r)
 {
-	struct rvctr_symtab *t;
-	uint8_t id[20];
-	unsigned int n;
-	char err[256];
+	const char *arch = rvctr_reader__arch(r);
+	unsigned int i;
+	int ntbr = 0;
+	char why[256];
 
-	if (m->filename[0] != '/')
-		return;
-	t = rvctr_symtab__load(m->filename, err, sizeof(err));
-	if (!t)
-		return;
-	n = rvctr_symtab__build_id(t, id);
-	if (n)
-		rvctr_writer__add_build_id(c->w, -1, PERF_RECORD_MISC_USER, m->filename, id, n);
-	rvctr_symtab__delete(t);
-}
+	for (i = 0; i < rvctr_reader__nr_attrs(r); i++) {
+		const struct perf_event_attr *a = rvctr_reader__attr(r, i);
 
-static int on_mmap(struct convert *c, const struct rvctr_mmap *m)
-{
-	switch (c->fmt) {
-	case FMT_PERF:
-	case FMT_SPE:
-		if (c->local_build_ids)
-			add_file_build_id(c, m);
-		return rvctr_writer__mmap2(c->w, m, 0);
-	case FMT_AUTOFDO:
-		return rvctr_maps__add(c->maps, m);
-	case FMT_PERFSCRIPT:
-		return rvctr_perfscript__mmap(c->out, m, NULL);
-	}
-	return 0;
-}
-
-static int xlate(void *ctx, uint64_t addr, uint64_t *out)
-{
-	struct xlate_ctx *x = ctx;
-	const struct rvctr_map *map = rvctr_maps__find(x->maps, x->pid, addr);
-
-	if (!map || map->dso != x->dso)
-		return -1;
-	*out = rvctr_map__file_addr(map, addr, 1);
-	return 0;
-}
-
-static struct rvctr_afdo *afdo_for(struct convert *c, unsigned int dso)
-{
-	if (dso >= c->nr_afdo) {
-		unsigned int n = rvctr_maps__nr_dsos(c->maps);
-		struct rvctr_afdo **a = realloc(c->afdo, n * sizeof(*a));
-		uint64_t *b = realloc(c->afdo_branches, n * sizeof(*b));
-
-		if (a)
-			c->afdo = a;
-		if (b)
-			c->afdo_branches = b;
-		if (!a || !b)
-			return NULL;
-		memset(a + c->nr_afdo, 0, (n - c->nr_afdo) * sizeof(*a));
-		memset(b + c->nr_afdo, 0, (n - c->nr_afdo) * sizeof(*b));
-		c->nr_afdo = n;
-	}
-	if (!c->afdo[dso])
-		c->afdo[dso] = rvctr_afdo__new();
-	return c->afdo[dso];
-}
-
-/* Add the sample to the profile of every binary its branches touch. */
-static int afdo_sample(struct convert *c, const struct rvctr_sample *s)
-{
-	unsigned int seen[8], nr_seen = 0, j;
-	uint64_t i;
-
-	for (i = 0; i < s->nr_branches && nr_seen < 8; i++) {
-		const struct rvctr_map *m = rvctr_maps__find(c->maps, s->pid, s->branches[i].to);
-		struct xlate_ctx x = { c->maps, s->pid, 0 };
-		struct rvctr_afdo *a;
-
-		if (!m)
+		if (rvctr_brstack__complete(a, arch, why, sizeof(why)))
 			continue;
-		for (j = 0; j < nr_seen && seen[j] != m->dso; j++)
-			;
-		if (j < nr_seen)
-			continue;
-		seen[nr_seen++] = m->dso;
-		x.dso = m->dso;
-		a = afdo_for(c, m->dso);
-		if (!a || rvctr_afdo__add(a, s->ip, s->branches, s->nr_branches, xlate, &x))
+		if (!c->force) {
+			snprintf(c->err, sizeof(c->err), "%s: no %s output: %s (--force converts "
+				 "it anyway)", path, c->ops->name, why);
 			return -1;
-		c->afdo_branches[m->dso] += s->nr_branches;
+		}
+		fprintf(stderr, "rvctr: warning: %s: %s; converting anyway (--force)\n", path, why);
+		ntbr |= rvctr_brstack__has_ntbr(a, arch);
 	}
-	return 0;
+	return ntbr;
 }
 
-static int on_sample(struct convert *c, const struct rvctr_sample *s)
+static void print_warnings(const char *path, const struct rvctr_reader *r)
 {
-	struct rvctr_sample o = *s;
-
-	c->samples++;
-	if (!s->nr_branches)
-		c->no_branches++;
-	switch (c->fmt) {
-	case FMT_PERF:
-		o.attr = 0;
-		return rvctr_writer__sample(c->w, &o);
-	case FMT_SPE:
-		return rvctr_spe__emit(c->w, s);
-	case FMT_AUTOFDO:
-		return afdo_sample(c, s);
-	case FMT_PERFSCRIPT:
-		return s->nr_branches ? rvctr_perfscript__sample(c->out, s) : 0;
-	}
-	return 0;
-}
-
-static int on_event(struct convert *c, const struct rvctr_event *ev)
-{
-	switch (ev->type) {
-	case PERF_RECORD_SAMPLE:
-		return on_sample(c, &ev->sample);
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
-		return on_mmap(c, &ev->mmap);
-	case PERF_RECORD_COMM:
-		if (c->fmt == FMT_PERF || c->fmt == FMT_SPE)
-			return rvctr_writer__comm(c->w, &ev->comm, 0);
-		return 0;
-	default:
-		return 0;
-	}
-}
-
-static int name_matches(const char *dso, const char *want)
-{
-	const char *base = strrchr(dso, '/');
-
-	return !strcmp(dso, want) || (base && !strcmp(base + 1, want)) ||
-	       (strrchr(want, '/') && !strcmp(base ? base + 1 : dso, strrchr(want, '/') + 1));
-}
-
-static int pick_binary(const struct convert *c)
-{
-	int best = -1;
 	unsigned int i;
 
-	for (i = 0; i < c->nr_afdo; i++) {
-		if (!c->afdo[i])
-			continue;
-		if (c->binary) {
-			if (name_matches(rvctr_maps__dso_name(c->maps, i), c->binary))
-				return i;
-		} else if (best < 0 || c->afdo_branches[i] > c->afdo_branches[best]) {
-			best = i;
-		}
-	}
-	return best;
+	if (!r)
+		return;
+	for (i = 0; i < rvctr_reader__nr_warnings(r); i++)
+		fprintf(stderr, "rvctr: warning: %s: %s\n", path, rvctr_reader__warning(r, i));
+	if (rvctr_reader__nr_unordered(r))
+		fprintf(stderr, "rvctr: warning: %s: %llu records came after their round was "
+			"delivered (out of order)\n", path,
+			(unsigned long long)rvctr_reader__nr_unordered(r));
 }
 
-static int write_autofdo(struct convert *c)
+static int convert_one(struct convert *c, const char *path)
 {
-	int dso = pick_binary(c);
-	FILE *f;
-	int ret;
-
-	if (dso < 0) {
-		snprintf(c->err, sizeof(c->err), "no branches fall in %s%s",
-			 c->binary ? "binary " : "any mapped binary",
-			 c->binary ? c->binary : " (is the input missing MMAP records?)");
-		return -1;
-	}
-	f = fopen(c->output, "w");
-	if (!f) {
-		snprintf(c->err, sizeof(c->err), "%s: %m", c->output);
-		return -1;
-	}
-	ret = rvctr_afdo__write(c->afdo[dso], f);
-	if (fclose(f) || ret) {
-		snprintf(c->err, sizeof(c->err), "%s: write error", c->output);
-		return -1;
-	}
-	fprintf(stderr, "rvctr: autofdo profile of %s: %llu ranges, %llu branches\n",
-		rvctr_maps__dso_name(c->maps, dso),
-		(unsigned long long)rvctr_afdo__nr_ranges(c->afdo[dso]),
-		(unsigned long long)rvctr_afdo__nr_branches(c->afdo[dso]));
-	return 0;
-}
-
-static int finish(struct convert *c)
-{
-	int ret = 0;
-
-	if (c->w) {
-		ret = rvctr_writer__close(c->w, c->err, sizeof(c->err));
-		c->w = NULL;
-	}
-	if (c->out) {
-		if (fclose(c->out)) {
-			snprintf(c->err, sizeof(c->err), "%s: write error", c->output);
-			ret = -1;
-		}
-		c->out = NULL;
-	}
-	if (c->fmt == FMT_AUTOFDO && !ret)
-		ret = write_autofdo(c);
-	return ret;
-}
-
-static void cleanup(struct convert *c)
-{
-	unsigned int i;
-	char err[256];
-
-	if (c->w)
-		rvctr_writer__close(c->w, err, sizeof(err));
-	if (c->out)
-		fclose(c->out);
-	for (i = 0; i < c->nr_afdo; i++)
-		rvctr_afdo__delete(c->afdo[i]);
-	free(c->afdo);
-	free(c->afdo_branches);
-	rvctr_maps__delete(c->maps);
-}
-
-static int run(struct convert *c, struct source *src, int force_progress)
-{
+	struct source *src = source__open(path, &c->so, c->err, sizeof(c->err));
+	const struct rvctr_reader *r;
 	struct rvctr_event ev;
 	struct progress p;
-	int ret;
+	int ret, drop_ntbr = 0;
+	unsigned int i;
 
-	c->local_build_ids = source__is_snapshot(src);
-	if (open_output(c, src))
-		return error("%s", c->err);
-	progress__init(&p, "converting", force_progress);
+	if (!src)
+		return -1;
+	r = source__reader(src);
+	if (r && c->ops->ranges && (drop_ntbr = check_ranges(c, path, r)) < 0)
+		goto fail;
+	if (!c->sink && open_sink(c, r))
+		goto fail;
+	for (i = 0; r && c->ops->build_id && i < rvctr_reader__nr_build_ids(r); i++)
+		if (c->ops->build_id(c->sink, rvctr_reader__build_id(r, i)))
+			goto sink_failed;
+	progress__init(&p, "converting", c->progress);
 	while ((ret = source__next(src, &ev)) > 0) {
-		if (on_event(c, &ev)) {
-			snprintf(c->err, sizeof(c->err), "%s", "output failed (write error or out of memory)");
-			return error("%s", c->err);
+		filter__event(c->filter, &ev);
+		if (ev.type == PERF_RECORD_SAMPLE) {
+			if (!filter__keep(c->filter, &ev.sample))
+				continue;
+			c->samples++;
+			c->no_branches += !ev.sample.nr_branches;
+			if (drop_ntbr) {
+				ev.sample.nr_branches = rvctr_brstack__taken_only(
+					ev.sample.branches, ev.sample.nr_branches, c->taken);
+				ev.sample.branches = c->taken;
+			}
+			if (!(c->samples & 0xfff))
+				progress__update(&p, source__progress(src));
 		}
-		if (!(c->samples & 0xfff))
-			progress__update(&p, source__progress(src));
+		if (rvctr_sink__event(c->sink, &ev))
+			goto sink_failed;
 	}
 	progress__done(&p);
-	if (ret < 0)
-		return error("%s", source__error(src));
-	if (finish(c))
-		return error("%s", c->err);
+	print_warnings(path, r);
+	if (ret < 0) {
+		snprintf(c->err, sizeof(c->err), "%s: %s", path, source__error(src));
+		goto fail;
+	}
+	source__close(src);
+	return 0;
+sink_failed:
+	snprintf(c->err, sizeof(c->err), "%s", c->sink->err);
+fail:
+	source__close(src);
+	return -1;
+}
+
+static int run(struct convert *c, char **inputs, unsigned int nr)
+{
+	unsigned int i;
+
+	if (strcmp(c->output, "-")) {
+		c->tmp = temp_output(c->output, c->err, sizeof(c->err));
+		if (!c->tmp)
+			return error("%s", c->err);
+	}
+	for (i = 0; i < nr; i++)
+		if (convert_one(c, inputs[i]))
+			goto fail;
+	if (rvctr_sink__close(c->sink, c->err, sizeof(c->err))) {
+		c->sink = NULL;
+		goto fail;
+	}
+	c->sink = NULL;
+	if (c->tmp && rename(c->tmp, c->output)) {
+		snprintf(c->err, sizeof(c->err), "%s: %s", c->output, strerror(errno));
+		goto fail;
+	}
 	if (c->no_branches)
 		fprintf(stderr, "rvctr: %llu of %llu samples had no branch stack\n",
 			(unsigned long long)c->no_branches, (unsigned long long)c->samples);
+	if (filter__dropped(c->filter))
+		fprintf(stderr, "rvctr: %llu samples filtered out\n",
+			(unsigned long long)filter__dropped(c->filter));
 	return 0;
+fail:
+	rvctr_sink__abort(c->sink);
+	c->sink = NULL;
+	if (c->tmp)
+		unlink(c->tmp);
+	return error("%s", c->err);
 }
 
 int cmd_convert(int argc, char **argv)
 {
+	enum { O_MISP = 256, O_ARCH, O_PROGRESS, O_FORCE, O_TID, O_COMM, O_DSO };
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "input", required_argument, NULL, 'i' },
 		{ "binary", required_argument, NULL, 'b' },
 		{ "pid", required_argument, NULL, 'p' },
-		{ "misp", no_argument, NULL, 'm' },
-		{ "arch", required_argument, NULL, 'a' },
-		{ "progress", no_argument, NULL, 'P' },
+		{ "tid", required_argument, NULL, O_TID },
+		{ "comm", required_argument, NULL, O_COMM },
+		{ "dso", required_argument, NULL, O_DSO },
+		{ "misp", no_argument, NULL, O_MISP },
+		{ "arch", required_argument, NULL, O_ARCH },
+		{ "force", no_argument, NULL, O_FORCE },
+		{ "progress", no_argument, NULL, O_PROGRESS },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct source_opts so = { .pid = 1 };
-	struct convert c = { .fmt = -1 };
-	int opt, progress = 0, ret, have_fmt = 0;
-	struct source *src;
-	char err[512];
+	static char default_input[] = "perf.data";
+	struct convert c = { .so = { .pid = 1 } };
+	char *inputs[MAX_INPUTS];
+	unsigned int nr = 0, have_pid = 0;
+	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "f:o:b:p:h", opts, NULL)) != -1) {
+	c.filter = filter__new();
+	if (!c.filter)
+		return error("out of memory");
+	while ((opt = getopt_long(argc, argv, "f:o:i:b:p:h", opts, NULL)) != -1) {
+		const char *what = NULL;
+
 		switch (opt) {
 		case 'f':
-			if (parse_format(optarg, &c.fmt))
+			c.ops = rvctr_sink__find(optarg);
+			if (!c.ops) {
+				filter__delete(c.filter);
 				return error("unknown format '%s' (perf, spe, autofdo, perfscript)",
 					     optarg);
-			have_fmt = 1;
+			}
 			break;
 		case 'o': c.output = optarg; break;
-		case 'b': c.binary = so.binary = optarg; break;
-		case 'p': so.pid = strtoul(optarg, NULL, 0); break;
-		case 'm': so.has_misp = 1; break;
-		case 'a': c.arch = optarg; break;
-		case 'P': progress = 1; break;
-		case 'h': fputs(convert_usage, stdout); return 0;
-		default: fputs(convert_usage, stderr); return 2;
+		case 'i':
+			if (nr == MAX_INPUTS)
+				goto usage;
+			inputs[nr++] = optarg;
+			break;
+		case 'b': c.binary = c.so.binary = optarg; break;
+		case 'p':
+			what = "pid";
+			if (!have_pid++)
+				c.so.pid = strtoul(optarg, NULL, 0);
+			break;
+		case O_TID: what = "tid"; break;
+		case O_COMM: what = "comm"; break;
+		case O_DSO: what = "dso"; break;
+		case O_MISP: c.so.has_misp = 1; break;
+		case O_ARCH: c.arch = optarg; break;
+		case O_FORCE: c.force = 1; break;
+		case O_PROGRESS: c.progress = 1; break;
+		case 'h':
+			fputs(convert_usage, stdout);
+			filter__delete(c.filter);
+			return 0;
+		default:
+			goto usage;
+		}
+		if (what && filter__add(c.filter, what, optarg, c.err, sizeof(c.err))) {
+			filter__delete(c.filter);
+			return error("%s", c.err);
 		}
 	}
-	if (!have_fmt || !c.output || argc - optind > 1) {
-		fputs(convert_usage, stderr);
-		return 2;
-	}
-	src = source__open(optind < argc ? argv[optind] : "perf.data", &so, err, sizeof(err));
-	if (!src)
-		return error("%s", err);
-	ret = run(&c, src, progress);
-	cleanup(&c);
-	source__close(src);
+	while (optind < argc && nr < MAX_INPUTS)
+		inputs[nr++] = argv[optind++];
+	if (!c.ops || !c.output || optind < argc)
+		goto usage;
+	if (!nr)
+		inputs[nr++] = default_input;
+	ret = run(&c, inputs, nr);
+	free(c.tmp);
+	filter__delete(c.filter);
 	return ret;
+usage:
+	fputs(convert_usage, stderr);
+	filter__delete(c.filter);
+	return 2;
 }

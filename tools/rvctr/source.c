@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <rvctr/snapshot.h>
 #include <rvctr/symtab.h>
@@ -24,6 +25,68 @@ struct source {
 	uint64_t seq;
 	char err[512];
 };
+
+/*
+ * Standard input cannot be rewound once probed: a FILE that gives the
+ * probed bytes back first, then the rest of stdin.
+ */
+struct peeked {
+	char buf[256];
+	size_t len, pos;
+};
+
+static ssize_t peeked_read(void *cookie, char *out, size_t n)
+{
+	struct peeked *p = cookie;
+
+	if (p->pos < p->len) {
+		size_t k = p->len - p->pos < n ? p->len - p->pos : n;
+
+		memcpy(out, p->buf + p->pos, k);
+		p->pos += k;
+		return k;
+	}
+	return read(STDIN_FILENO, out, n);
+}
+
+static int peeked_close(void *cookie)
+{
+	free(cookie);
+	return 0;
+}
+
+static FILE *open_stdin(int *is_snapshot)
+{
+	cookie_io_functions_t io = { .read = peeked_read, .close = peeked_close };
+	struct peeked *p;
+	struct stat st;
+	ssize_t k;
+	FILE *f;
+
+	/* a regular file on stdin can be read like any other (and seeks) */
+	if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode)) {
+		f = fdopen(dup(STDIN_FILENO), "rb");
+		if (f) {
+			char buf[256];
+			size_t n = fread(buf, 1, sizeof(buf), f);
+
+			rewind(f);
+			*is_snapshot = rvctr_snapshot__probe(buf, n);
+		}
+		return f;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	while (p->len < sizeof(p->buf) &&
+	       (k = read(STDIN_FILENO, p->buf + p->len, sizeof(p->buf) - p->len)) > 0)
+		p->len += k;
+	*is_snapshot = rvctr_snapshot__probe(p->buf, p->len);
+	f = fopencookie(p, "rb", io);
+	if (!f)
+		free(p);
+	return f;
+}
 
 static int probe_snapshot(FILE *f)
 {
@@ -78,6 +141,7 @@ struct source *source__open(const char *path, const struct source_opts *o,
 			    char *err, size_t errlen)
 {
 	struct source *s = calloc(1, sizeof(*s));
+	int snap = 0;
 	FILE *f;
 
 	if (!s) {
@@ -85,13 +149,26 @@ struct source *source__open(const char *path, const struct source_opts *o,
 		return NULL;
 	}
 	s->o = *o;
-	f = fopen(path, "rb");
+	if (!strcmp(path, "-")) {
+		f = open_stdin(&snap);
+	} else {
+		struct stat st;
+
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			/* the reader names the --threads layout */
+			s->reader = rvctr_reader__open(path, err, errlen);
+			source__close(s);
+			return NULL;
+		}
+		f = fopen(path, "rb");
+		snap = f && probe_snapshot(f);
+	}
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		free(s);
 		return NULL;
 	}
-	if (probe_snapshot(f)) {
+	if (snap) {
 		if (open_snapshot(s, f, err, errlen))
 			return s;
 	} else if ((s->reader = rvctr_reader__fopen(f, err, errlen))) {
@@ -189,6 +266,11 @@ double source__progress(const struct source *s)
 		return rvctr_reader__data_size(s->reader) ?
 		       (double)rvctr_reader__data_pos(s->reader) / rvctr_reader__data_size(s->reader) : 1;
 	return s->size ? (double)ftello(s->f) / s->size : 0;
+}
+
+struct rvctr_reader *source__reader_mut(struct source *s)
+{
+	return s->reader;
 }
 
 const struct rvctr_reader *source__reader(const struct source *s)

@@ -17,6 +17,7 @@ struct source_opts {
 
 struct source;
 
+/* @path "-" is standard input (a pipe is probed without seeking). */
 struct source *source__open(const char *path, const struct source_opts *o,
 			    char *err, size_t errlen);
 void source__close(struct source *s);
@@ -27,6 +28,7 @@ const char *source__error(const struct source *s);
 double source__progress(const struct source *s);
 /* The perf.data reader, NULL for snapshots (for build ids and attrs). */
 const struct rvctr_reader *source__reader(const struct source *s);
+struct rvctr_reader *source__reader_mut(struct source *s);
 int source__is_snapshot(const struct source *s);
 
 #endif /* RVCTR_SOURCE_H */

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What a branch-stack recording holds.  Range outputs (AutoFDO text,
+ * llvm-profgen's perf script input) take the code between two consecutive
+ * records as executed straight through; that holds only when every taken
+ * branch was recorded, and only taken branches.  A type filter (-j call,
+ * cond, ...) or call-stack mode drops taken branches; the rvctr PMU's
+ * ctr_ntbr (config2 bit 0, drivers/perf/rvctr/rvctr_ctr.h) adds not-taken
+ * ones, which perf_branch_entry cannot mark: the driver gives them type
+ * COND like taken ones (Documentation/ctr.rst, Decoding), with the target
+ * the next instruction (CTR v1.0: ctrtarget of a not-taken branch).
+ */
+#ifndef RVCTR_BRSTACK_H
+#define RVCTR_BRSTACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+/*
+ * 1 if samples of @a record every taken branch and nothing else; 0 if not,
+ * with the reason in @why.  @arch: HEADER_ARCH (NULL if unknown), to know
+ * config2 for the rvctr PMU's.
+ */
+int rvctr_brstack__complete(const struct perf_event_attr *a, const char *arch,
+			    char *why, size_t whylen);
+/* Does @a record not-taken branches (ctr_ntbr)? */
+int rvctr_brstack__has_ntbr(const struct perf_event_attr *a, const char *arch);
+/* A not-taken record: COND whose target is the next instruction (2 or 4 bytes on). */
+int rvctr_brstack__not_taken(const struct perf_branch_entry *e);
+/* Copy the records of @in that are not not-taken ones to @out; their number. */
+uint64_t rvctr_brstack__taken_only(const struct perf_branch_entry *in, uint64_t nr,
+				   struct perf_branch_entry *out);
+
+#endif /* RVCTR_BRSTACK_H */

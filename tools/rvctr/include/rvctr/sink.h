@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Output formats of rvctr convert.  Each format is a sink, in its own
+ * module (lib/sink-*.c), fed the input's events in time order:
+ *
+ *   open      the output (a path, "-" for standard output) and what the
+ *             input says about itself
+ *   build_id  a build id the input recorded (any time before close)
+ *   comm, mmap, task (FORK/EXIT), sample, round (FINISHED_ROUND)
+ *   close     finish the output and release all but the sink itself (the
+ *             caller frees it); 0, or -1 with the reason in err
+ *   abort     drop it (after an error), freeing everything
+ *
+ * Callbacks a format does not need are NULL.  Every callback but open
+ * returns 0, or -1 with the reason in sink's err (rvctr_sink__error).
+ */
+#ifndef RVCTR_SINK_H
+#define RVCTR_SINK_H
+
+#include <rvctr/perf_data.h>
+
+struct rvctr_sink_info {
+	const char *path;			/* output; "-" is standard output */
+	const struct perf_event_attr *attr;	/* the input's first, or NULL (snapshots) */
+	const char *attr_name;
+	const char *arch;			/* HEADER_ARCH of perf.data output */
+	const char *binary;			/* autofdo: the binary (NULL: busiest) */
+	int local_build_ids;			/* snapshots: build ids of the files mapped */
+};
+
+struct rvctr_sink {
+	const struct rvctr_sink_ops *ops;
+	char err[512];
+};
+
+struct rvctr_sink_ops {
+	const char *name;
+	const char *help;
+	/* Ranges between taken branches: needs every taken branch recorded. */
+	int ranges;
+	struct rvctr_sink *(*open)(const struct rvctr_sink_info *info, char *err, size_t errlen);
+	int (*build_id)(struct rvctr_sink *s, const struct rvctr_build_id *b);
+	int (*comm)(struct rvctr_sink *s, const struct rvctr_event *ev);
+	int (*mmap)(struct rvctr_sink *s, const struct rvctr_event *ev);
+	int (*task)(struct rvctr_sink *s, const struct rvctr_event *ev);
+	int (*sample)(struct rvctr_sink *s, const struct rvctr_sample *smp);
+	int (*round)(struct rvctr_sink *s);
+	int (*close)(struct rvctr_sink *s);
+	void (*abort)(struct rvctr_sink *s);
+};
+
+extern const struct rvctr_sink_ops rvctr_sink_perf, rvctr_sink_spe, rvctr_sink_autofdo,
+	rvctr_sink_perfscript;
+
+/* The format called @name, or NULL; and the list, NULL-terminated. */
+const struct rvctr_sink_ops *rvctr_sink__find(const char *name);
+extern const struct rvctr_sink_ops *const rvctr_sinks[];
+
+/* Open a sink of format @ops: NULL with @err on failure. */
+struct rvctr_sink *rvctr_sink__open(const struct rvctr_sink_ops *ops,
+				    const struct rvctr_sink_info *info, char *err, size_t errlen);
+/* Finish (0, or -1 with @err) or drop an open sink; both free it. */
+int rvctr_sink__close(struct rvctr_sink *s, char *err, size_t errlen);
+void rvctr_sink__abort(struct rvctr_sink *s);
+
+/* Hand one event to the sink's callback for it (others are ignored). */
+int rvctr_sink__event(struct rvctr_sink *s, const struct rvctr_event *ev);
+
+/* For the modules: set s->err and return -1. */
+int rvctr_sink__fail(struct rvctr_sink *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif /* RVCTR_SINK_H */

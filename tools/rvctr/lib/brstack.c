@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* What a branch-stack recording holds; see rvctr/brstack.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include <rvctr/brstack.h>
+
+/* drivers/perf/rvctr/rvctr_ctr.h: RVCTR_CTR_CFG2_NTBR */
+#define RVCTR_CFG2_NTBR		(1ULL << 0)
+
+#define TYPE_FILTERS							\
+	(PERF_SAMPLE_BRANCH_ANY_CALL | PERF_SAMPLE_BRANCH_ANY_RETURN |	\
+	 PERF_SAMPLE_BRANCH_IND_CALL | PERF_SAMPLE_BRANCH_ABORT_TX |	\
+	 PERF_SAMPLE_BRANCH_IN_TX | PERF_SAMPLE_BRANCH_NO_TX |		\
+	 PERF_SAMPLE_BRANCH_COND | PERF_SAMPLE_BRANCH_IND_JUMP |	\
+	 PERF_SAMPLE_BRANCH_CALL)
+
+int rvctr_brstack__has_ntbr(const struct perf_event_attr *a, const char *arch)
+{
+	/* config2 means ctr_ntbr only on the rvctr PMU: RISC-V, a CPU event */
+	if (arch && strncmp(arch, "riscv", 5))
+		return 0;
+	if (a->type != PERF_TYPE_HARDWARE && a->type != PERF_TYPE_HW_CACHE &&
+	    a->type != PERF_TYPE_RAW && a->type < PERF_TYPE_MAX)
+		return 0;
+	return !!(a->config2 & RVCTR_CFG2_NTBR);
+}
+
+int rvctr_brstack__complete(const struct perf_event_attr *a, const char *arch,
+			    char *why, size_t whylen)
+{
+	uint64_t bst = a->branch_sample_type;
+
+	if (!(a->sample_type & PERF_SAMPLE_BRANCH_STACK))
+		return 1;	/* no branches: nothing to get wrong */
+	if (bst & PERF_SAMPLE_BRANCH_CALL_STACK) {
+		snprintf(why, whylen, "it was recorded in call-stack mode (-j stack), which "
+			 "keeps calls and drops returned-from ones, not a trace");
+		return 0;
+	}
+	if (!(bst & PERF_SAMPLE_BRANCH_ANY) && (bst & TYPE_FILTERS)) {
+		snprintf(why, whylen, "it was recorded with a branch type filter "
+			 "(branch_sample_type %#llx): taken branches of other types are missing",
+			 (unsigned long long)bst);
+		return 0;
+	}
+	if (rvctr_brstack__has_ntbr(a, arch)) {
+		snprintf(why, whylen, "it was recorded with not-taken branches (ctr_ntbr), "
+			 "which perf's branch records cannot mark as such");
+		return 0;
+	}
+	return 1;
+}
+
+int rvctr_brstack__not_taken(const struct perf_branch_entry *e)
+{
+	return e->type == PERF_BR_COND && (e->to - e->from == 2 || e->to - e->from == 4);
+}
+
+uint64_t rvctr_brstack__taken_only(const struct perf_branch_entry *in, uint64_t nr,
+				   struct perf_branch_entry *out)
+{
+	uint64_t i, n = 0;
+
+	for (i = 0; i < nr; i++)
+		if (!rvctr_brstack__not_taken(&in[i]))
+			out[n++] = in[i];
+	return n;
+}
