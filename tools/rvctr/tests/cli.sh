@@ -30,4 +30,81 @@ $R convert -f perf -o "$T_DIR/a.data" "$T_DIR/s.txt" 2>"$T_LOG"
 ! grep -q '%' "$T_LOG" && ok "no progress when stderr is not a terminal" || not_ok "unasked progress"
 $R convert --progress -f perf -o "$T_DIR/a.data" "$T_DIR/s.txt" 2>"$T_LOG"
 grep -q 'converting: done' "$T_LOG" && ok "--progress shows progress" || not_ok "--progress"
+
+# Range outputs need every taken branch: filters, call stacks and not-taken
+# records are refused (--force converts anyway); perf.data output is not.
+$R convert -f perf -b "$T_DIR/loop" -o "$T_DIR/b.data" "$T_DIR/s.txt" 2>/dev/null
+aoff=$(od -An -t u8 -j 24 -N 8 "$T_DIR/b.data" | tr -d ' ')
+poke8() { # FILE OFFSET BYTE: set the u64 at OFFSET to BYTE
+	cp "$T_DIR/b.data" "$1"
+	printf "\\x$(printf %02x "$3")\\0\\0\\0\\0\\0\\0\\0" |
+		dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+poke8 "$T_DIR/call.data" $((aoff + 72)) $((0x11))	# branch_sample_type = any_call,u
+poke8 "$T_DIR/stack.data" $((aoff + 72)) $((0x09))	# any,u, then call_stack below
+printf '\x08' | dd of="$T_DIR/stack.data" bs=1 seek=$((aoff + 73)) conv=notrunc status=none
+poke8 "$T_DIR/ntbr.data" $((aoff + 64)) 1		# config2 = ctr_ntbr
+for c in call:'type filter' stack:'call-stack' ntbr:'not-taken'; do
+	f=${c%%:*} why=${c#*:}
+	for fmt in autofdo perfscript; do
+		$R convert -f $fmt -o "$T_DIR/r.out" "$T_DIR/$f.data" 2>"$T_LOG"
+		rc=$?
+		[ $rc -eq 1 ] && grep -q "$why" "$T_LOG" && grep -q -- --force "$T_LOG" &&
+			ok "$f recording: no $fmt output, says why" ||
+			{ not_ok "$f recording: $fmt status $rc"; sed 's/^/# /' "$T_LOG"; }
+	done
+	check "$f recording: --force converts it" \
+		$R convert --force -f autofdo -o "$T_DIR/r.out" "$T_DIR/$f.data"
+	check "$f recording: perf.data output is fine" \
+		$R convert -f perf -o "$T_DIR/r.data" "$T_DIR/$f.data"
+done
+
+# A failed convert leaves no output (and an old one as it was): the fifth
+# record of cut.data has a corrupt size, so conversion fails half way
+echo old >"$T_DIR/keep.data"
+cp "$T_DIR/b.data" "$T_DIR/cut.data"
+off=$(od -An -t u8 -j 40 -N 8 "$T_DIR/b.data" | tr -d ' ')
+for i in 1 2 3 4; do off=$((off + $(od -An -t u2 -j $((off + 6)) -N 2 "$T_DIR/b.data" | tr -d ' '))); done
+printf '\x0c\0' | dd of="$T_DIR/cut.data" bs=1 seek=$((off + 6)) conv=notrunc status=none
+$R convert -f perf -o "$T_DIR/keep.data" "$T_DIR/cut.data" 2>/dev/null
+[ $? -eq 1 ] && [ "$(cat "$T_DIR/keep.data")" = old ] &&
+	ok "failed convert: the old output is untouched" || not_ok "failed convert touched the output"
+$R convert -f perfscript -o "$T_DIR/new.txt" "$T_DIR/cut.data" 2>/dev/null
+[ ! -e "$T_DIR/new.txt" ] && ok "failed convert: no partial output" ||
+	not_ok "failed convert left $(wc -c <"$T_DIR/new.txt") bytes"
+ls -a "$T_DIR" | grep -q '^\.' | grep -v '^\.\.\?$' && not_ok "temporary file left" ||
+	ok "no temporary file left"
+
+# several inputs, -i, - for stdin and stdout
+sum() { awk -F: 'NF == 2 { s += $2 } END { print s + 0 }' "$1"; }
+$R convert -f autofdo -o "$T_DIR/one.afdo" "$T_DIR/b.data" 2>/dev/null
+$R convert -f autofdo -o "$T_DIR/two.afdo" -i "$T_DIR/b.data" "$T_DIR/s.txt" 2>/dev/null
+one=$(sum "$T_DIR/one.afdo") two=$(sum "$T_DIR/two.afdo")
+[ "$one" -gt 0 ] && [ "$two" -eq $((2 * one)) ] && ok "two inputs (-i and positional) make one profile" ||
+	not_ok "two inputs: $two counts, one input $one"
+$R convert -f perfscript -o "$T_DIR/f.txt" "$T_DIR/b.data" 2>/dev/null
+$R convert -f perfscript -o - - <"$T_DIR/b.data" 2>/dev/null >"$T_DIR/p.txt"
+$R convert -f perf -o - "$T_DIR/b.data" 2>/dev/null | $R convert -f perfscript -o - - 2>/dev/null \
+	>"$T_DIR/q.txt"
+[ -s "$T_DIR/f.txt" ] && cmp -s "$T_DIR/f.txt" "$T_DIR/p.txt" && cmp -s "$T_DIR/f.txt" "$T_DIR/q.txt" &&
+	ok "- reads stdin (file, or pipe mode on a pipe) and writes stdout" || not_ok "- for stdin/stdout"
+cat "$T_DIR/b.data" | $R convert -f perfscript -o - - 2>"$T_LOG" >/dev/null
+[ $? -eq 1 ] && grep -q 'file-mode perf.data on a pipe' "$T_LOG" &&
+	ok "file-mode perf.data on a pipe: clear error" || not_ok "file mode on a pipe: $(cat "$T_LOG")"
+cat "$T_DIR/s.txt" | $R convert -f perfscript -b "$T_DIR/loop" -o - - 2>/dev/null >"$T_DIR/q.txt"
+[ -s "$T_DIR/q.txt" ] && cmp -s "$T_DIR/f.txt" "$T_DIR/q.txt" && ok "snapshot text on a pipe" ||
+	not_ok "snapshot text on a pipe"
+
+# filters: the snapshots are pid 1, comm loop, in the binary loop
+n_filtered() { $R convert -f perf -o "$T_DIR/x.data" "$@" "$T_DIR/b.data" 2>&1 |
+	grep -o '[0-9]* samples filtered' | grep -o '[0-9]*' || echo 0; }
+[ "$(n_filtered --pid 1)" -eq 0 ] && [ "$(n_filtered --pid 2)" -eq 50 ] &&
+	ok "--pid keeps its process only" || not_ok "--pid"
+[ "$(n_filtered --tid 1,3)" -eq 0 ] && [ "$(n_filtered --tid 3)" -eq 50 ] && ok "--tid" || not_ok "--tid"
+[ "$(n_filtered --comm loop)" -eq 0 ] && [ "$(n_filtered --comm sh)" -eq 50 ] && ok "--comm" ||
+	not_ok "--comm"
+[ "$(n_filtered --dso loop)" -eq 0 ] && [ "$(n_filtered --dso libc.so.6)" -eq 50 ] && ok "--dso" ||
+	not_ok "--dso"
+$R convert -f perf -o "$T_DIR/x.data" --pid x "$T_DIR/b.data" 2>"$T_LOG"
+[ $? -eq 1 ] && grep -q 'not a number' "$T_LOG" && ok "--pid x: clear error" || not_ok "--pid x"
 done_testing

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Which recordings range outputs may use (rvctr/brstack.h). */
+#include <rvctr/brstack.h>
+
+#include "tests.h"
+
+static struct perf_event_attr attr(uint64_t bst, uint64_t config2)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_HARDWARE,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK,
+		.branch_sample_type = bst,
+		.config2 = config2,
+	};
+	return a;
+}
+
+int main(void)
+{
+	const uint64_t U = PERF_SAMPLE_BRANCH_USER;
+	struct perf_event_attr a;
+	struct perf_branch_entry in[4] = {
+		{ .from = 0x1000, .to = 0x1004, .type = PERF_BR_COND },	/* not taken */
+		{ .from = 0x1010, .to = 0x1000, .type = PERF_BR_COND },	/* taken */
+		{ .from = 0x1020, .to = 0x1022, .type = PERF_BR_COND },	/* c.beqz not taken */
+		{ .from = 0x1030, .to = 0x1034, .type = PERF_BR_UNCOND },	/* jump to next */
+	}, out[4];
+	char why[256] = "";
+
+	a = attr(PERF_SAMPLE_BRANCH_ANY | U, 0);
+	T_EQ(rvctr_brstack__complete(&a, "riscv64", why, sizeof(why)), 1, "any,u: complete");
+	a = attr(U, 0);
+	T_EQ(rvctr_brstack__complete(&a, "riscv64", why, sizeof(why)), 1,
+	     "privilege only (means any): complete");
+	a = attr(PERF_SAMPLE_BRANCH_ANY_CALL | U, 0);
+	T_EQ(rvctr_brstack__complete(&a, "riscv64", why, sizeof(why)), 0, "any_call: refused");
+	T_OK(strstr(why, "type filter") != NULL, "naming the filter");
+	a = attr(PERF_SAMPLE_BRANCH_COND | U, 0);
+	T_EQ(rvctr_brstack__complete(&a, NULL, why, sizeof(why)), 0, "cond: refused");
+	a = attr(PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_CALL_STACK | U, 0);
+	T_EQ(rvctr_brstack__complete(&a, "riscv64", why, sizeof(why)), 0, "call stack: refused");
+	T_OK(strstr(why, "call-stack") != NULL, "naming call-stack mode");
+	a = attr(PERF_SAMPLE_BRANCH_ANY | U, 1);
+	T_EQ(rvctr_brstack__complete(&a, "riscv64", why, sizeof(why)), 0, "ctr_ntbr: refused");
+	T_OK(strstr(why, "not-taken") != NULL, "naming not-taken branches");
+	T_EQ(rvctr_brstack__complete(&a, "x86_64", why, sizeof(why)), 1,
+	     "config2 bit 0 means nothing on another arch");
+	a.type = PERF_TYPE_SOFTWARE;
+	T_EQ(rvctr_brstack__has_ntbr(&a, "riscv64"), 0, "nor for a software event");
+	a = attr(PERF_SAMPLE_BRANCH_COND | U, 0);
+	a.sample_type = PERF_SAMPLE_IP;
+	T_EQ(rvctr_brstack__complete(&a, "riscv64", why, sizeof(why)), 1,
+	     "no branch stack: nothing to refuse");
+
+	T_EQ(rvctr_brstack__not_taken(&in[0]), 1, "COND to pc+4: not taken");
+	T_EQ(rvctr_brstack__not_taken(&in[1]), 0, "COND backwards: taken");
+	T_EQ(rvctr_brstack__not_taken(&in[2]), 1, "COND to pc+2 (compressed): not taken");
+	T_EQ(rvctr_brstack__not_taken(&in[3]), 0, "a jump is always taken");
+	T_EQ(rvctr_brstack__taken_only(in, 4, out), 2, "two taken records kept");
+	T_EQ(out[0].from, 0x1010, "in order");
+	T_EQ(out[1].from, 0x1030, "in order");
+	return tests_done();
+}
