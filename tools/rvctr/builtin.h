@@ -21,15 +21,20 @@ int topdown_run(char **argv, struct rvctr_topdown *td, unsigned int level);
  */
 pid_t workload_start(char **argv, int *go);
 
-/* Progress on stderr: only when it is a terminal or --progress asked. */
+/*
+ * Progress on stderr: only when it is a terminal or --progress asked; in
+ * whole lines when it is not a terminal (a log).
+ */
 struct progress {
-	int on;
-	double last;
+	int on, tty;
+	double last, last_line;
 	const char *what;
 };
 
 void progress__init(struct progress *p, const char *what, int forced);
 void progress__update(struct progress *p, double frac);
+/* A count instead of a fraction ("recording: 1234 samples"). */
+void progress__count(struct progress *p, unsigned long long n, const char *unit);
 void progress__done(struct progress *p);
 
 /* "rvctr: <msg>" on stderr; returns the exit status for errors (1). */

@@ -4,6 +4,7 @@
  * drain the ring buffers and write perf.data (COMM, MMAP2, SAMPLE records,
  * HEADER_BUILD_ID and HEADER_ARCH) that stock perf reads.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
@@ -31,12 +32,20 @@
 
 static const char record_usage[] =
 	"usage: rvctr record [options] -- COMMAND [ARGS...]\n"
+	"       rvctr record [options] -p PID | -a | -C CPUS [-- COMMAND [ARGS...]]\n"
 	"\n"
 	"Run COMMAND and sample it with branch stacks (CTR records through the\n"
 	"perf branch-stack interface); write perf.data that perf report/script,\n"
-	"rvctr convert and rvctr report read.\n"
+	"rvctr convert and rvctr report read.  With -p, -a or -C, record until\n"
+	"COMMAND exits, the process exits, or SIGINT/SIGTERM.  The exit status is\n"
+	"COMMAND's.  The header is kept current while recording, so a killed\n"
+	"record leaves a file perf reads.\n"
 	"\n"
 	"  -o, --output FILE    output (default perf.data)\n"
+	"  -p, --pid PID        attach to a running process (all its threads)\n"
+	"  -a, --all-cpus       system-wide, every online CPU\n"
+	"  -C, --cpu LIST       system-wide on these CPUs (0,2-3)\n"
+	"  -F, --freq N         sample at N Hz instead of every -c events\n"
 	"  -e, --event EVENT    cycles (default), instructions, or task-clock (a\n"
 	"                       software event without branch stacks, for testing\n"
 	"                       the collection path on machines without them)\n"
@@ -50,6 +59,19 @@ static const char record_usage[] =
 	"  -h, --help           this text\n"
 	"\n"
 	"Needs a PMU with branch stacks: /sys/bus/event_source/devices/cpu/caps/branches.\n";
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+struct target {
+	pid_t pid;		/* -p */
+	const char *cpus;	/* -C, or "" for -a */
+};
 
 struct recorder {
 	struct rvctr_writer *w;
@@ -103,23 +125,34 @@ static int libperf_print(enum libperf_print_level level, const char *fmt, va_lis
 }
 
 /* Remember executable mappings: their build ids go in the header. */
-static void note_mmap2(struct recorder *r, const union perf_event *ev)
+static void note_file(struct recorder *r, const char *name)
 {
-	const struct perf_record_mmap2 *m = &ev->mmap2;
 	unsigned int i;
 
-	if (!(m->prot & 4) || m->filename[0] != '/' || r->nr_files == MAX_FILES)
+	if (name[0] != '/' || r->nr_files == MAX_FILES)
 		return;
 	for (i = 0; i < r->nr_files; i++)
-		if (!strcmp(r->files[i], m->filename))
+		if (!strcmp(r->files[i], name))
 			return;
-	r->files[r->nr_files] = strndup(m->filename, m->header.size - sizeof(*m));
+	r->files[r->nr_files] = strdup(name);
 	if (r->files[r->nr_files])
 		r->nr_files++;
 }
 
+static void note_mmap2(struct recorder *r, const union perf_event *ev)
+{
+	const struct perf_record_mmap2 *m = &ev->mmap2;
+	char name[4096];
+
+	if (!(m->prot & 4))
+		return;
+	snprintf(name, sizeof(name), "%.*s", (int)(m->header.size - sizeof(*m)), m->filename);
+	note_file(r, name);
+}
+
 static int drain(struct recorder *r)
 {
+	uint64_t before = r->records;
 	struct perf_mmap *map;
 	union perf_event *ev;
 
@@ -142,7 +175,10 @@ static int drain(struct recorder *r)
 		}
 		perf_mmap__read_done(map);
 	}
-	return 0;
+	/* records of different buffers interleave: tell readers a round ended */
+	if (r->records != before && rvctr_writer__finished_round(r->w))
+		return -1;
+	return rvctr_writer__checkpoint(r->w);
 }
 
 static void add_build_ids(struct recorder *r)
@@ -190,20 +226,57 @@ static void fill_attr(struct perf_event_attr *a, enum rec_event ev, uint64_t per
 	a->sample_id_all = 1;
 }
 
-static int open_events(struct recorder *r, struct perf_event_attr *a, pid_t pid, int pages)
+/* The threads of @pid, from /proc/PID/task. */
+static struct perf_thread_map *threads_of(pid_t pid)
 {
-	struct perf_cpu_map *cpus = perf_cpu_map__new_online_cpus();
-	struct perf_thread_map *threads = perf_thread_map__new_dummy();
+	pid_t tids[4096];
+	struct dirent *d;
+	char dir[64];
+	int n = 0;
+	DIR *dp;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/task", pid);
+	dp = opendir(dir);
+	if (!dp)
+		return NULL;
+	while ((d = readdir(dp)) && n < 4096)
+		if (d->d_name[0] != '.')
+			tids[n++] = atoi(d->d_name);
+	closedir(dp);
+	return n ? perf_thread_map__new_array(n, tids) : NULL;
+}
+
+static int open_events(struct recorder *r, struct perf_event_attr *a, pid_t pid,
+		       const struct target *t, int pages)
+{
+	struct perf_cpu_map *cpus;
+	struct perf_thread_map *threads;
 	struct perf_evsel *evsel = perf_evsel__new(a);
 	int err;
 
+	if (t->pid) {
+		/* per thread, each with its ring buffer (perf record -p) */
+		cpus = perf_cpu_map__new_any_cpu();
+		threads = threads_of(t->pid);
+		if (!threads) {
+			perf_cpu_map__put(cpus);
+			return error("no process %d", t->pid);
+		}
+	} else {
+		cpus = t->cpus && *t->cpus ? perf_cpu_map__new(t->cpus) :
+		       perf_cpu_map__new_online_cpus();
+		if (!cpus)
+			return error("bad CPU list '%s'", t->cpus);
+		threads = perf_thread_map__new_dummy();
+		if (threads && !t->cpus)
+			perf_thread_map__set_pid(threads, 0, pid);
+	}
 	r->evlist = perf_evlist__new();
 	if (!cpus || !threads || !evsel || !r->evlist) {
 		perf_cpu_map__put(cpus);
 		perf_thread_map__put(threads);
 		return error("out of memory");
 	}
-	perf_thread_map__set_pid(threads, 0, pid);
 	perf_evlist__add(r->evlist, evsel);
 	perf_evlist__set_maps(r->evlist, cpus, threads);
 	perf_cpu_map__put(cpus);
@@ -221,6 +294,72 @@ static int open_events(struct recorder *r, struct perf_event_attr *a, pid_t pid,
 	return 0;
 }
 
+/*
+ * What a process that is already running has mapped (perf's synthesized
+ * events): COMM of each thread and MMAP2 of its executable file mappings,
+ * from /proc, at time 0.
+ */
+static void synth_process(struct recorder *r, pid_t pid)
+{
+	char path[64], line[4096 + 256], perm[8];
+	struct rvctr_comm c = { .pid = pid };
+	struct dirent *d;
+	FILE *f;
+	DIR *dp;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dp = opendir(path);
+	while (dp && (d = readdir(dp))) {
+		if (d->d_name[0] == '.')
+			continue;
+		c.tid = atoi(d->d_name);
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, c.tid);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(c.comm, 16, f)) {
+			c.comm[strcspn(c.comm, "\n")] = 0;
+			rvctr_writer__comm(r->w, &c, 0);
+		}
+		fclose(f);
+	}
+	if (dp)
+		closedir(dp);
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		struct rvctr_mmap m = { .pid = pid, .tid = pid, .misc = PERF_RECORD_MISC_USER,
+					.prot = 5, .flags = 2 /* MAP_PRIVATE */ };
+		unsigned long long start, end, off;
+		int name_at = 0;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perm, &off,
+			   &name_at) < 4 || !name_at || perm[2] != 'x' || line[name_at] != '/')
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		m.start = start;
+		m.len = end - start;
+		m.pgoff = off;
+		snprintf(m.filename, sizeof(m.filename), "%s", line + name_at);
+		rvctr_writer__mmap2(r->w, &m, 0);
+		note_file(r, m.filename);
+	}
+	if (f)
+		fclose(f);
+}
+
+static void synth_all(struct recorder *r)
+{
+	struct dirent *d;
+	DIR *dp = opendir("/proc");
+
+	while (dp && (d = readdir(dp)))
+		if (d->d_name[0] >= '1' && d->d_name[0] <= '9')
+			synth_process(r, atoi(d->d_name));
+	if (dp)
+		closedir(dp);
+}
+
 static void write_comm(struct recorder *r, pid_t pid, const char *cmd)
 {
 	struct rvctr_comm c = { .pid = pid, .tid = pid };
@@ -231,45 +370,61 @@ static void write_comm(struct recorder *r, pid_t pid, const char *cmd)
 	rvctr_writer__comm(r->w, &c, 0);
 }
 
-static int wait_and_drain(struct recorder *r, pid_t pid, int force)
+/*
+ * Drain until the workload (if any) exits, the attached process is gone,
+ * or a signal asks to stop.  Returns the workload's exit status (0 without
+ * one), or -1 on a write error.
+ */
+static int wait_and_drain(struct recorder *r, pid_t pid, const struct target *t, int force)
 {
 	struct progress p;
-	int status = 0;
+	int status = 0, done = 0;
 
 	progress__init(&p, "recording", force);
-	for (;;) {
-		pid_t done = waitpid(pid, &status, WNOHANG);
-
+	while (!done) {
+		if (pid > 0 && waitpid(pid, &status, WNOHANG) == pid) {
+			done = 1;
+			pid = 0;
+		}
+		if (t->pid && kill(t->pid, 0) && errno == ESRCH)
+			done = 1;
+		if (stop)
+			done = 1;
 		if (drain(r))
 			return -1;
-		if (done == pid)
-			break;
-		perf_evlist__poll(r->evlist, 100);
-		if (p.on)
-			fprintf(stderr, "\rrecording: %llu samples", (unsigned long long)r->samples);
+		if (!done)
+			perf_evlist__poll(r->evlist, 100);
+		progress__count(&p, r->samples, "samples");
 	}
 	perf_evlist__disable(r->evlist);
 	if (drain(r))
 		return -1;
-	if (p.on)
-		fputc('\n', stderr);
+	if (pid > 0) {
+		/* stopped by a signal: the workload goes too, as with perf record */
+		kill(pid, SIGTERM);
+		waitpid(pid, &status, 0);
+	}
+	progress__done(&p);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 static int record(char **argv, const char *output, struct perf_event_attr *a,
-		  const char *name, int pages, int force)
+		  const char *name, int pages, const struct target *t, int force)
 {
 	struct recorder r = { 0 };
+	struct sigaction sa = { .sa_handler = on_signal };
 	struct utsname uts;
 	int go = -1, status = -1, ret = 1;
 	char err[512];
-	pid_t pid;
+	pid_t pid = 0;
 
 	libperf_init(libperf_print);
-	pid = workload_start(argv, &go);
-	if (pid < 0)
-		return error("fork: %m");
-	if (open_events(&r, a, pid, pages))
+	if (argv[0]) {
+		pid = workload_start(argv, &go);
+		if (pid < 0)
+			return error("fork: %m");
+	}
+	if (open_events(&r, a, pid, t, pages))
 		goto out;
 	r.w = rvctr_writer__open(output, a, &name, 1, err, sizeof(err));
 	if (!r.w) {
@@ -277,15 +432,28 @@ static int record(char **argv, const char *output, struct perf_event_attr *a,
 		goto out;
 	}
 	rvctr_writer__set_arch(r.w, uname(&uts) ? "riscv64" : uts.machine);
-	write_comm(&r, pid, argv[0]);
-	signal(SIGINT, SIG_IGN);	/* ^C stops the workload, we finish the file */
-	if (write(go, "g", 1) != 1) {
-		error("cannot start the workload");
-		goto out;
+	if (t->pid)
+		synth_process(&r, t->pid);
+	else if (t->cpus)
+		synth_all(&r);
+	if (pid && !t->cpus)
+		write_comm(&r, pid, argv[0]);
+	/* ^C, kill: stop, finish the file (the workload gets its own ^C) */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	if (t->pid || t->cpus)
+		perf_evlist__enable(r.evlist);
+	if (go >= 0) {
+		if (write(go, "g", 1) != 1) {
+			error("cannot start the workload");
+			goto out;
+		}
+		close(go);
+		go = -1;
 	}
-	close(go);
-	go = -1;
-	status = wait_and_drain(&r, pid, force);
+	status = wait_and_drain(&r, pid, t, force);
+	pid = 0;
 	add_build_ids(&r);
 	if (status >= 0)
 		ret = 0;
@@ -303,16 +471,26 @@ out:
 	}
 	while (r.nr_files)
 		free(r.files[--r.nr_files]);
-	if (!ret)
-		fprintf(stderr, "rvctr: %llu samples (%llu lost) written to %s; workload exit %d\n",
-			(unsigned long long)r.samples, (unsigned long long)r.lost, output, status);
-	return ret;
+	if (ret)
+		return ret;
+	fprintf(stderr, "rvctr: %llu samples (%llu lost) written to %s", (unsigned long long)r.samples,
+		(unsigned long long)r.lost, output);
+	if (argv[0])
+		fprintf(stderr, "; workload exit %d\n", status);
+	else
+		fputc('\n', stderr);
+	/* the workload's status is record's, as with perf record */
+	return status;
 }
 
 int cmd_record(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "freq", required_argument, NULL, 'F' },
 		{ "event", required_argument, NULL, 'e' },
 		{ "count", required_argument, NULL, 'c' },
 		{ "branch-filter", required_argument, NULL, 'j' },
@@ -327,10 +505,25 @@ int cmd_record(int argc, char **argv)
 	int opt, pages = 64, progress = 0, callchain = 0;
 	enum rec_event ev = EV_CYCLES;
 	struct perf_event_attr attr;
+	struct target t = { 0 };
+	uint64_t freq = 0;
+	char *end;
 
-	while ((opt = getopt_long(argc, argv, "+o:e:c:j:m:gh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+o:p:aC:F:e:c:j:m:gh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'o': output = optarg; break;
+		case 'p':
+			t.pid = strtol(optarg, &end, 10);
+			if (*end || t.pid <= 0)
+				return error("-p: '%s' is not a process id", optarg);
+			break;
+		case 'a': t.cpus = ""; break;
+		case 'C': t.cpus = optarg; break;
+		case 'F':
+			freq = strtoull(optarg, &end, 0);
+			if (*end || !freq)
+				return error("-F: '%s' is not a frequency", optarg);
+			break;
 		case 'e':
 			for (ev = 0; ev <= EV_TASK_CLOCK && strcmp(optarg, event_names[ev]); ev++)
 				;
@@ -349,12 +542,23 @@ int cmd_record(int argc, char **argv)
 		default: fputs(record_usage, stderr); return 2;
 		}
 	}
-	if (optind >= argc || !period || pages <= 0 || (pages & (pages - 1))) {
+	if ((optind >= argc && !t.pid && !t.cpus) || (t.pid && (t.cpus || optind < argc)) ||
+	    !period || pages <= 0 || (pages & (pages - 1))) {
 		fputs(record_usage, stderr);
 		return 2;
 	}
 	fill_attr(&attr, ev, period, filter);
+	if (freq) {
+		attr.freq = 1;
+		attr.sample_freq = freq;
+	}
+	if (t.pid || t.cpus) {
+		/* nothing to exec: enable at once (in record()) */
+		attr.enable_on_exec = 0;
+		/* -p maps a buffer per thread: the kernel refuses inherit there */
+		attr.inherit = 0;
+	}
 	if (callchain)
 		attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
-	return record(argv + optind, output, &attr, event_names[ev], pages, progress);
+	return record(argv + optind, output, &attr, event_names[ev], pages, &t, progress);
 }

@@ -1,23 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rvctr report: branch statistics of a perf.data or snapshot input. */
+/* rvctr report: branch statistics of perf.data or snapshot inputs. */
 #include <getopt.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <rvctr/report.h>
 #include "builtin.h"
+#include "filter.h"
 #include "source.h"
 
+#define MAX_INPUTS	256
+
 static const char report_usage[] =
-	"usage: rvctr report [options] [INPUT]\n"
+	"usage: rvctr report [options] [INPUT...]\n"
 	"\n"
 	"Branch-type histogram, mispredict rate, hottest edges with their cycle\n"
-	"latency, and branches by binary and symbol, from INPUT (default perf.data:\n"
-	"perf.data with branch stacks, or raw CTR snapshot text).\n"
+	"latency, and branches by binary and symbol, from INPUT (default perf.data;\n"
+	"also -i INPUT; - is standard input; several are added up): perf.data with\n"
+	"branch stacks, or raw CTR snapshot text.\n"
 	"\n"
+	"  -i, --input FILE     an input (may be given several times)\n"
 	"  -n, --top N          rows per table (default 20)\n"
 	"      --symfs DIR      look for mapped binaries under DIR\n"
 	"  -b, --binary PATH    snapshots: the program the addresses belong to\n"
-	"  -p, --pid N          snapshots: pid (default 1)\n"
+	"  -p, --pid LIST       only samples of these processes; snapshots: the first is\n"
+	"                       the pid samples are attributed to (default 1)\n"
+	FILTER_USAGE
 	"      --misp           snapshots: the hart implements ctrtarget.MISP\n"
 	"      --progress       show progress even when stderr is not a terminal\n"
 	"  -h, --help           this text\n";
@@ -32,78 +40,131 @@ static void describe_files(struct rvctr_report *r, const struct rvctr_reader *rd
 		rvctr_report__build_id(r, rvctr_reader__build_id(rd, i));
 }
 
-static int run(struct rvctr_report *r, struct source *src, unsigned int top, int force)
+static int report_one(struct rvctr_report *r, const char *path, const struct source_opts *so,
+		      struct filter *f, int force)
 {
+	const struct rvctr_reader *rd;
 	struct rvctr_event ev;
 	struct progress p;
+	struct source *src;
 	uint64_t n = 0;
-	int ret;
+	unsigned int i;
+	char err[512];
+	int ret, maps_full = 0;
 
+	src = source__open(path, so, err, sizeof(err));
+	if (!src)
+		return error("%s", err);
+	rd = source__reader(src);
+	describe_files(r, rd);
 	progress__init(&p, "reading", force);
 	while ((ret = source__next(src, &ev)) > 0) {
-		if (ev.type == PERF_RECORD_SAMPLE)
-			ret = rvctr_report__sample(r, &ev.sample);
-		else if (ev.type == PERF_RECORD_MMAP || ev.type == PERF_RECORD_MMAP2)
-			ret = rvctr_report__mmap(r, &ev.mmap);
-		else
-			ret = 0;
-		if (ret)
-			return error("out of memory (or more than 65536 mmaps)");
+		filter__event(f, &ev);
+		if (ev.type == PERF_RECORD_SAMPLE) {
+			if (filter__keep(f, &ev.sample) && rvctr_report__sample(r, &ev.sample)) {
+				ret = error("out of memory");
+				break;
+			}
+		} else if ((ev.type == PERF_RECORD_MMAP || ev.type == PERF_RECORD_MMAP2) &&
+			   rvctr_report__mmap(r, &ev.mmap) && !maps_full) {
+			maps_full = 1;
+			fprintf(stderr, "rvctr: warning: %s: too many maps (or out of memory): "
+				"later ones are not used\n", path);
+		}
 		if (!(++n & 0xfff))
 			progress__update(&p, source__progress(src));
 	}
 	progress__done(&p);
+	for (i = 0; rd && i < rvctr_reader__nr_warnings(rd); i++)
+		fprintf(stderr, "rvctr: warning: %s: %s\n", path, rvctr_reader__warning(rd, i));
 	if (ret < 0)
-		return error("%s", source__error(src));
-	if (!rvctr_report__nr_branches(r))
-		return error("no branch records in the input (was it recorded with -b / branch stacks?)");
-	return rvctr_report__print(r, stdout, top) ? error("write error") : 0;
+		ret = error("%s: %s", path, source__error(src));
+	source__close(src);
+	return ret;
 }
 
 int cmd_report(int argc, char **argv)
 {
+	enum { O_SYMFS = 256, O_MISP, O_PROGRESS, O_TID, O_COMM, O_DSO };
 	static const struct option opts[] = {
+		{ "input", required_argument, NULL, 'i' },
 		{ "top", required_argument, NULL, 'n' },
-		{ "symfs", required_argument, NULL, 's' },
+		{ "symfs", required_argument, NULL, O_SYMFS },
 		{ "binary", required_argument, NULL, 'b' },
 		{ "pid", required_argument, NULL, 'p' },
-		{ "misp", no_argument, NULL, 'm' },
-		{ "progress", no_argument, NULL, 'P' },
+		{ "tid", required_argument, NULL, O_TID },
+		{ "comm", required_argument, NULL, O_COMM },
+		{ "dso", required_argument, NULL, O_DSO },
+		{ "misp", no_argument, NULL, O_MISP },
+		{ "progress", no_argument, NULL, O_PROGRESS },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	static char default_input[] = "perf.data";
 	struct source_opts so = { .pid = 1 };
 	const char *symfs = NULL;
-	unsigned int top = 20;
-	struct rvctr_report *r;
-	struct source *src;
-	int opt, progress = 0, ret;
-	char err[512];
+	unsigned int top = 20, nr = 0, i, have_pid = 0;
+	struct rvctr_report *r = NULL;
+	struct filter *f = filter__new();
+	char *inputs[MAX_INPUTS], err[512];
+	int opt, progress = 0, ret = 0;
 
-	while ((opt = getopt_long(argc, argv, "n:b:p:h", opts, NULL)) != -1) {
+	if (!f)
+		return error("out of memory");
+	while ((opt = getopt_long(argc, argv, "i:n:b:p:h", opts, NULL)) != -1) {
+		const char *what = NULL;
+
 		switch (opt) {
+		case 'i':
+			if (nr == MAX_INPUTS)
+				goto usage;
+			inputs[nr++] = optarg;
+			break;
 		case 'n': top = strtoul(optarg, NULL, 0); break;
-		case 's': symfs = optarg; break;
+		case O_SYMFS: symfs = optarg; break;
 		case 'b': so.binary = optarg; break;
-		case 'p': so.pid = strtoul(optarg, NULL, 0); break;
-		case 'm': so.has_misp = 1; break;
-		case 'P': progress = 1; break;
-		case 'h': fputs(report_usage, stdout); return 0;
-		default: fputs(report_usage, stderr); return 2;
+		case 'p':
+			what = "pid";
+			if (!have_pid++)
+				so.pid = strtoul(optarg, NULL, 0);
+			break;
+		case O_TID: what = "tid"; break;
+		case O_COMM: what = "comm"; break;
+		case O_DSO: what = "dso"; break;
+		case O_MISP: so.has_misp = 1; break;
+		case O_PROGRESS: progress = 1; break;
+		case 'h':
+			fputs(report_usage, stdout);
+			filter__delete(f);
+			return 0;
+		default:
+			goto usage;
+		}
+		if (what && filter__add(f, what, optarg, err, sizeof(err))) {
+			filter__delete(f);
+			return error("%s", err);
 		}
 	}
-	if (argc - optind > 1) {
-		fputs(report_usage, stderr);
-		return 2;
-	}
-	src = source__open(optind < argc ? argv[optind] : "perf.data", &so, err, sizeof(err));
-	if (!src)
-		return error("%s", err);
+	while (optind < argc && nr < MAX_INPUTS)
+		inputs[nr++] = argv[optind++];
+	if (optind < argc)
+		goto usage;
+	if (!nr)
+		inputs[nr++] = default_input;
 	r = rvctr_report__new(symfs);
-	if (r)
-		describe_files(r, source__reader(src));
-	ret = r ? run(r, src, top, progress) : error("out of memory");
+	if (!r)
+		ret = error("out of memory");
+	for (i = 0; !ret && i < nr; i++)
+		ret = report_one(r, inputs[i], &so, f, progress);
+	if (!ret && !rvctr_report__nr_branches(r))
+		ret = error("no branch records in the input (was it recorded with -b / branch stacks?)");
+	if (!ret && rvctr_report__print(r, stdout, top))
+		ret = error("write error");
 	rvctr_report__delete(r);
-	source__close(src);
+	filter__delete(f);
 	return ret;
+usage:
+	fputs(report_usage, stderr);
+	filter__delete(f);
+	return 2;
 }

@@ -5,6 +5,7 @@
  */
 #include <stdarg.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "builtin.h"
@@ -42,25 +43,65 @@ int error(const char *fmt, ...)
 	return 1;
 }
 
+/*
+ * On a terminal progress rewrites one line; into a log (stderr not a
+ * terminal, --progress) it writes whole lines, at most one per 10% or per
+ * second, so the log stays readable.
+ */
 void progress__init(struct progress *p, const char *what, int forced)
 {
-	p->on = forced || isatty(STDERR_FILENO);
+	p->tty = isatty(STDERR_FILENO);
+	p->on = forced || p->tty;
 	p->last = -1;
+	p->last_line = 0;
 	p->what = what;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 void progress__update(struct progress *p, double frac)
 {
-	if (!p->on || frac - p->last < 0.01)
+	if (!p->on)
 		return;
+	if (p->tty) {
+		if (frac - p->last < 0.01)
+			return;
+		fprintf(stderr, "\r%s: %3.0f%%", p->what, 100 * frac);
+	} else {
+		if (frac - p->last < 0.1)
+			return;
+		fprintf(stderr, "%s: %3.0f%%\n", p->what, 100 * frac);
+	}
 	p->last = frac;
-	fprintf(stderr, "\r%s: %3.0f%%", p->what, 100 * frac);
+}
+
+void progress__count(struct progress *p, unsigned long long n, const char *unit)
+{
+	double t;
+
+	if (!p->on)
+		return;
+	if (p->tty) {
+		fprintf(stderr, "\r%s: %llu %s", p->what, n, unit);
+		return;
+	}
+	t = now();
+	if (t - p->last_line >= 1) {
+		fprintf(stderr, "%s: %llu %s\n", p->what, n, unit);
+		p->last_line = t;
+	}
 }
 
 void progress__done(struct progress *p)
 {
 	if (p->on)
-		fprintf(stderr, "\r%s: done\n", p->what);
+		fprintf(stderr, p->tty ? "\r%s: done\n" : "%s: done\n", p->what);
 }
 
 int main(int argc, char **argv)

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rvctr/perf_data.h>
 #include "perf_format.h"
@@ -576,6 +577,22 @@ static int put_features(struct rvctr_writer *w, struct perf_file_header *h)
 	if (has_names(w))
 		put_event_desc(w);
 	return w->failed ? -1 : 0;
+}
+
+int rvctr_writer__checkpoint(struct rvctr_writer *w)
+{
+	struct perf_file_header h;
+
+	if (w->pipe)
+		return w->failed ? -1 : (fflush(w->f) ? wfail(w, "write error: %s", strerror(errno)) : 0);
+	if (w->failed)
+		return -1;
+	if (fflush(w->f))
+		return wfail(w, "write error: %s", strerror(errno));
+	file_header(w, &h);
+	if (pwrite(fileno(w->f), &h, sizeof(h), 0) != (ssize_t)sizeof(h))
+		return wfail(w, "write error: %s", strerror(errno));
+	return 0;
 }
 
 /* Pipe mode's trailer: build ids and HEADER_ARCH as records. */

@@ -30,6 +30,8 @@ $R convert -f perf -o "$T_DIR/a.data" "$T_DIR/s.txt" 2>"$T_LOG"
 ! grep -q '%' "$T_LOG" && ok "no progress when stderr is not a terminal" || not_ok "unasked progress"
 $R convert --progress -f perf -o "$T_DIR/a.data" "$T_DIR/s.txt" 2>"$T_LOG"
 grep -q 'converting: done' "$T_LOG" && ok "--progress shows progress" || not_ok "--progress"
+! grep -q $'\r' "$T_LOG" && ok "--progress into a log: whole lines, no carriage returns" ||
+	not_ok "--progress garbles a log with carriage returns"
 
 # Range outputs need every taken branch: filters, call stacks and not-taken
 # records are refused (--force converts anyway); perf.data output is not.

@@ -39,6 +39,42 @@ if command -v perf >/dev/null; then
 else
 	skip "perf reads the recording" "perf not installed"
 fi
+
+# perf record's habits: the workload's status, -F, -p, -a, a killed record
+$R record -e task-clock -o "$T_DIR/s.data" -- sh -c 'exit 7' >/dev/null 2>&1
+rc=$?
+[ $rc -eq 7 ] && ok "record exits with the workload's status" || not_ok "record status $rc, workload 7"
+check "record -F 1000" $R record -e task-clock -F 1000 -o "$T_DIR/f.data" -- sh -c "$work"
+if command -v perf >/dev/null; then
+	sh -c "$work; $work" &
+	wl=$!
+	$R record -e task-clock -c 100000 -o "$T_DIR/p.data" -p $wl >"$T_LOG" 2>&1
+	rc=$?
+	wait $wl
+	n=$(perf script -i "$T_DIR/p.data" 2>/dev/null | grep -c "^ *sh *$wl ")
+	[ $rc -eq 0 ] && [ "$n" -gt 0 ] && ok "record -p: $n samples of the running process" ||
+		{ not_ok "record -p: status $rc, $n samples"; sed 's/^/# /' "$T_LOG" | head -5; }
+	perf script -i "$T_DIR/p.data" 2>/dev/null | grep -q "^ *sh *$wl .*(/" &&
+		ok "record -p: its maps from /proc resolve the samples" || not_ok "record -p: no maps"
+	if $R record -e task-clock -a -o "$T_DIR/a.data" -- sleep 0.2 >"$T_LOG" 2>&1; then
+		check "record -a: perf reads it" sh -c "perf script -i '$T_DIR/a.data' | grep -q ."
+	else
+		skip "record -a" "not permitted here: $(head -1 "$T_LOG")"
+	fi
+	# killed with SIGKILL mid-way: the header written while recording holds
+	$R record -e task-clock -c 100000 -o "$T_DIR/k.data" -- sh -c "$work; $work; $work" \
+		>/dev/null 2>&1 &
+	rec=$!
+	sleep 1
+	wl=$(pgrep -P $rec)
+	kill -9 $rec
+	wait $rec 2>/dev/null
+	n=$(perf script -i "$T_DIR/k.data" 2>/dev/null | wc -l)
+	[ "$n" -gt 0 ] && ok "record killed with SIGKILL: perf reads $n samples" ||
+		not_ok "record killed: perf reads nothing"
+	# its workload is orphaned: end it
+	[ -n "$wl" ] && kill $wl 2>/dev/null
+fi
 if [ -e /sys/bus/event_source/devices/cpu/caps/branches ]; then
 	check "record branch stacks" $R record -o "$T_DIR/b.data" -- sh -c "$work"
 	check "branch stacks in the recording" $R report "$T_DIR/b.data"

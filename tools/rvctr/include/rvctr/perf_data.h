@@ -172,6 +172,11 @@ int rvctr_writer__mmap2(struct rvctr_writer *w, const struct rvctr_mmap *m, uint
 /* PERF_RECORD_FORK or PERF_RECORD_EXIT (@type). */
 int rvctr_writer__task(struct rvctr_writer *w, uint32_t type, const struct rvctr_task *t);
 int rvctr_writer__finished_round(struct rvctr_writer *w);
+/*
+ * Flush, and (file mode) rewrite the header with the data written so far:
+ * a writer killed after this leaves a file perf reads up to here.
+ */
+int rvctr_writer__checkpoint(struct rvctr_writer *w);
 int rvctr_writer__sample(struct rvctr_writer *w, const struct rvctr_sample *s);
 /* Copy a record that is already in the file's format (e.g. from a ring buffer). */
 int rvctr_writer__raw(struct rvctr_writer *w, const void *rec, size_t size);
