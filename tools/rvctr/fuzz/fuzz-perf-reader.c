@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* libFuzzer target: the perf.data reader, and the report and AutoFDO
- * aggregation of what it reads. */
+/*
+ * libFuzzer target: the perf.data reader (file and pipe mode, compressed
+ * records, the ordering queue with a small bound so that its early
+ * release runs too), and the report, AutoFDO aggregation and perf-script
+ * sink on what it reads.
+ */
 #include <stdio.h>
 
 #include <rvctr/autofdo.h>
 #include <rvctr/perf_data.h>
 #include <rvctr/report.h>
+#include <rvctr/sink.h>
 
 static int identity(void *ctx, uint64_t addr, uint64_t *out)
 {
@@ -17,10 +22,13 @@ static int identity(void *ctx, uint64_t addr, uint64_t *out)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	FILE *f = fmemopen((void *)data, size, "rb");
+	struct rvctr_sink_info info = { .path = "/dev/null" };
 	struct rvctr_reader *r;
 	struct rvctr_report *rep;
+	struct rvctr_sink *sink;
 	struct rvctr_afdo *a;
 	struct rvctr_event ev;
+	unsigned int i;
 	char err[256];
 
 	if (!f)
@@ -30,8 +38,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fclose(f);
 		return 0;
 	}
+	rvctr_reader__set_queue_limit(r, 2048);
 	rep = rvctr_report__new("/nonexistent");
 	a = rvctr_afdo__new();
+	sink = rvctr_sink__open(&rvctr_sink_perfscript, &info, err, sizeof(err));
 	while (rvctr_reader__next(r, &ev) > 0) {
 		if (ev.type == PERF_RECORD_SAMPLE) {
 			rvctr_report__sample(rep, &ev.sample);
@@ -40,9 +50,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		} else if (ev.type == PERF_RECORD_MMAP2 || ev.type == PERF_RECORD_MMAP) {
 			rvctr_report__mmap(rep, &ev.mmap);
 		}
+		if (sink)
+			rvctr_sink__event(sink, &ev);
 	}
+	for (i = 0; i < rvctr_reader__nr_warnings(r); i++)
+		rvctr_reader__warning(r, i);
 	rvctr_reader__arch(r);
 	rvctr_reader__close(r);
+	if (sink)
+		rvctr_sink__close(sink, err, sizeof(err));
 	rvctr_report__delete(rep);
 	rvctr_afdo__delete(a);
 	fclose(f);

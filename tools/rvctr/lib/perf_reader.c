@@ -19,6 +19,14 @@
 #define MAX_FEAT_BYTES		(16u << 20)
 #define MAX_DECOMP_BYTES	(64u << 20)	/* decompressed, not yet read */
 #define QUEUE_LIMIT_DEFAULT	(256ULL << 20)
+/*
+ * Until a FINISHED_ROUND shows that the writer uses rounds (perf record
+ * always does), records are reordered within this window only: a file
+ * without rounds (perf inject, older rvctr) was written in time order,
+ * and memory must not grow with it.
+ */
+#define WINDOW_NO_ROUNDS	(16ULL << 20)
+#define CHUNK_BYTES		(1u << 20)
 #define MAX_WARNINGS		16
 
 /* perf's user record types (tools/lib/perf/include/perf/event.h) */
@@ -35,9 +43,23 @@ enum {
 #define PERF_PIPE_HEADER_SIZE	16
 #define EVENT_UPDATE_NAME	2
 
+/*
+ * Queued records live in 1 MiB chunks, freed when their last record has
+ * been delivered: records leave the queue roughly in the order they came,
+ * and a malloc per record cost more than the rest of the reading.
+ */
+struct chunk {
+	struct chunk *next;
+	size_t used, cap;
+	unsigned int live;
+	uint64_t data[];
+};
+
 /* One record waiting for its round, ordered by (time, seq). */
 struct qrec {
 	uint64_t time, seq;
+	struct chunk *chunk;
+	uint32_t size;
 	uint64_t data[];
 };
 
@@ -77,11 +99,22 @@ struct rvctr_reader {
 	/* ordering */
 	struct qrec **heap;
 	size_t nheap, heap_cap;
+	/*
+	 * Records no older than the newest queued go to a FIFO instead (the
+	 * common case: each buffer is in time order), so that ordered input
+	 * costs O(1) a record, as with perf's list that inserts from its last
+	 * position; the heap takes the others.
+	 */
+	struct qrec **fifo;
+	size_t fcap, fhead, fcount;
 	uint64_t qbytes, qlimit, seq;
 	uint64_t max_ts, next_flush, limit, last_flush;
 	int flushing, round_pending, eof;
 	uint64_t nr_unordered, nr_unknown_id;
 	struct qrec *cur;		/* the record last delivered from the queue */
+	struct chunk *chunk;		/* where records are queued now */
+	struct chunk *spare;		/* empty ones, kept for reuse (no page faults) */
+	int seen_round;
 	int stashed;			/* pipe mode: rec holds a record not yet handled */
 	char warnings[MAX_WARNINGS][200];
 	unsigned int nr_warnings;
@@ -665,10 +698,15 @@ static int read_header(struct rvctr_reader *r)
 	struct stat st;
 	uint64_t magic, size;
 
-	if (fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode))
+	if (fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode)) {
 		r->file_size = st.st_size;
-	else
+	} else if (fileno(r->f) < 0 && !fseeko(r->f, 0, SEEK_END)) {
+		/* a stream in memory (fmemopen): seekable, so a file */
+		r->file_size = ftello(r->f);
+		rewind(r->f);
+	} else {
 		r->pipe = 1;
+	}
 	if (fread(&magic, 1, 8, r->f) != 8 || fread(&size, 1, 8, r->f) != 8)
 		return fail(r, "not a perf.data file: shorter than its header");
 	if (magic == PERF_MAGIC2_SWAPPED)
@@ -731,6 +769,64 @@ struct rvctr_reader *rvctr_reader__open(const char *path, char *err, size_t errl
 	return r;
 }
 
+static struct qrec *queue_pop(struct rvctr_reader *r);
+
+static void qrec_free(struct rvctr_reader *r, struct qrec *q)
+{
+	struct chunk *c;
+
+	if (!q)
+		return;
+	c = q->chunk;
+	if (--c->live || c == r->chunk)
+		return;
+	if (c->cap != CHUNK_BYTES) {
+		free(c);
+		return;
+	}
+	c->next = r->spare;
+	r->spare = c;
+}
+
+static struct qrec *qrec_alloc(struct rvctr_reader *r, size_t size)
+{
+	size_t need = PERF_ALIGN(sizeof(struct qrec) + size, 8);
+	struct chunk *c = r->chunk;
+	struct qrec *q;
+
+	if (!c || c->cap - c->used < need) {
+		if (c && !c->live)
+			c->used = 0;	/* all delivered: start it over */
+		else
+			c = NULL;
+	}
+	if (!c) {
+		if (r->chunk && !r->chunk->live) {
+			r->chunk->next = r->spare;
+			r->spare = r->chunk;
+		}
+		if (r->spare && need <= CHUNK_BYTES) {
+			c = r->spare;
+			r->spare = c->next;
+		} else {
+			size_t cap = need > CHUNK_BYTES ? need : CHUNK_BYTES;
+
+			c = malloc(sizeof(*c) + cap);
+			if (!c)
+				return NULL;
+			c->cap = cap;
+		}
+		c->used = 0;
+		c->live = 0;
+		r->chunk = c;
+	}
+	q = (struct qrec *)((char *)c->data + c->used);
+	c->used += need;
+	c->live++;
+	q->chunk = c;
+	return q;
+}
+
 void rvctr_reader__close(struct rvctr_reader *r)
 {
 	unsigned int i;
@@ -739,10 +835,19 @@ void rvctr_reader__close(struct rvctr_reader *r)
 		return;
 	for (i = 0; i < RVCTR_MAX_ATTRS; i++)
 		free(r->names[i]);
-	for (i = 0; i < r->nheap; i++)
-		free(r->heap[i]);
+	while (r->nheap || r->fcount)
+		qrec_free(r, queue_pop(r));
+	free(r->fifo);
+	qrec_free(r, r->cur);
+	if (r->chunk && !r->chunk->live)
+		free(r->chunk);
+	while (r->spare) {
+		struct chunk *c = r->spare;
+
+		r->spare = c->next;
+		free(c);
+	}
 	free(r->heap);
-	free(r->cur);
 	free(r->idmap);
 	free(r->build_ids);
 	free(r->dbuf);
@@ -1128,6 +1233,7 @@ static int event_update(struct rvctr_reader *r, const unsigned char *p, uint64_t
 
 static void round_flush(struct rvctr_reader *r)
 {
+	r->seen_round = 1;
 	/* ordered-events.c, OE_FLUSH__ROUND: what the previous round saw */
 	r->limit = r->next_flush;
 	r->next_flush = r->max_ts;
@@ -1192,6 +1298,16 @@ static int qless(const struct qrec *a, const struct qrec *b)
 	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
 }
 
+/* The oldest queued record, or NULL. */
+static struct qrec *queue_min(const struct rvctr_reader *r)
+{
+	struct qrec *f = r->fcount ? r->fifo[r->fhead] : NULL;
+
+	if (!r->nheap)
+		return f;
+	return !f || qless(r->heap[0], f) ? r->heap[0] : f;
+}
+
 static int queue_push(struct rvctr_reader *r, uint64_t time)
 {
 	const struct perf_event_header *h = (const void *)r->rec;
@@ -1207,34 +1323,64 @@ static int queue_push(struct rvctr_reader *r, uint64_t time)
 		r->heap = n;
 		r->heap_cap = cap;
 	}
-	q = malloc(sizeof(*q) + h->size);
+	if (r->fcount == r->fcap) {
+		size_t cap = r->fcap ? r->fcap * 2 : 1024, k;
+		struct qrec **n = malloc(cap * sizeof(*n));
+
+		if (!n)
+			return fail(r, "out of memory");
+		for (k = 0; k < r->fcount; k++)
+			n[k] = r->fifo[(r->fhead + k) % r->fcap];
+		free(r->fifo);
+		r->fifo = n;
+		r->fcap = cap;
+		r->fhead = 0;
+	}
+	q = qrec_alloc(r, h->size);
 	if (!q)
 		return fail(r, "out of memory");
 	q->time = time;
 	q->seq = r->seq++;
+	q->size = h->size;
 	memcpy(q->data, r->rec, h->size);
 	if (time < r->last_flush)
 		r->nr_unordered++;
 	if (time > r->max_ts)
 		r->max_ts = time;
 	r->qbytes += sizeof(*q) + h->size;
-	for (i = r->nheap++; i && qless(q, r->heap[(i - 1) / 2]); i = (i - 1) / 2)
-		r->heap[i] = r->heap[(i - 1) / 2];
-	r->heap[i] = q;
-	if (r->qbytes > r->qlimit && !r->flushing) {
+	if (!r->fcount || r->fifo[(r->fhead + r->fcount - 1) % r->fcap]->time <= time) {
+		r->fifo[(r->fhead + r->fcount++) % r->fcap] = q;
+	} else {
+		for (i = r->nheap++; i && qless(q, r->heap[(i - 1) / 2]); i = (i - 1) / 2)
+			r->heap[i] = r->heap[(i - 1) / 2];
+		r->heap[i] = q;
+	}
+	if (r->flushing)
+		return 0;
+	if (r->qbytes > r->qlimit) {
 		/* ordered-events.c, OE_FLUSH__HALF */
 		warn(r, W_QUEUE, "over %llu bytes of records wait for their round: "
 		     "releasing the older half early", (unsigned long long)r->qlimit);
-		r->limit = r->heap[0]->time + (r->max_ts - r->heap[0]->time) / 2;
-		r->flushing = 1;
+	} else if (r->seen_round || r->qbytes <= WINDOW_NO_ROUNDS) {
+		return 0;
 	}
+	r->limit = queue_min(r)->time + (r->max_ts - queue_min(r)->time) / 2;
+	r->flushing = 1;
 	return 0;
 }
 
 static struct qrec *queue_pop(struct rvctr_reader *r)
 {
-	struct qrec *top = r->heap[0], *last = r->heap[--r->nheap];
+	struct qrec *top = queue_min(r), *last;
 	size_t i = 0, c;
+
+	if (r->fcount && top == r->fifo[r->fhead]) {
+		r->fhead = (r->fhead + 1) % r->fcap;
+		r->fcount--;
+		r->qbytes -= sizeof(*top) + top->size;
+		return top;
+	}
+	last = r->heap[--r->nheap];
 
 	while ((c = 2 * i + 1) < r->nheap) {
 		if (c + 1 < r->nheap && qless(r->heap[c + 1], r->heap[c]))
@@ -1246,7 +1392,7 @@ static struct qrec *queue_pop(struct rvctr_reader *r)
 	}
 	if (r->nheap)
 		r->heap[i] = last;
-	r->qbytes -= sizeof(*top) + ((const struct perf_event_header *)top->data)->size;
+	r->qbytes -= sizeof(*top) + top->size;
 	return top;
 }
 
@@ -1255,12 +1401,12 @@ int rvctr_reader__next(struct rvctr_reader *r, struct rvctr_event *ev)
 	const struct perf_event_header *h = (const void *)r->rec;
 	int ret;
 
-	free(r->cur);
+	qrec_free(r, r->cur);
 	r->cur = NULL;
 	for (;;) {
 		if (r->failed)
 			return -1;
-		if (r->nheap && (r->flushing || r->eof) && r->heap[0]->time <= r->limit) {
+		if ((r->flushing || r->eof) && queue_min(r) && queue_min(r)->time <= r->limit) {
 			r->cur = queue_pop(r);
 			r->last_flush = r->cur->time;
 			ret = parse_event(r, r->cur->data, ev);
