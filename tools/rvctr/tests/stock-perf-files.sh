@@ -103,6 +103,28 @@ if perf record -q -o "$T_DIR/k.data" -e task-clock -- sh -c "$work" >/dev/null 2
 		not_ok "data.size 0: $(cat "$T_LOG")"
 	fi
 fi
+# build ids in MMAP2 (perf >= 6.17 does it by default; 6.1 with --buildid-mmap)
+if perf record -q --buildid-mmap -o "$T_DIR/bm.data" -e task-clock -- sh -c "$work" >/dev/null 2>&1; then
+	want=$(perf report -D -i "$T_DIR/bm.data" 2>/dev/null | grep 'PERF_RECORD_MMAP2.*<[0-9a-f]*>.*/usr/bin/dash' |
+		grep -o '<[0-9a-f]*>' | head -1 | tr -d '<>')
+	$R convert -f perf -o "$T_DIR/bmx.data" "$T_DIR/bm.data" >/dev/null 2>&1
+	[ -n "$want" ] && perf buildid-list -i "$T_DIR/bmx.data" 2>/dev/null | grep -q "^$want " &&
+		ok "build ids in MMAP2: kept (HEADER_BUILD_ID of the output)" ||
+		not_ok "build ids in MMAP2: '$want' not in the output's build ids"
+	perf report -D -i "$T_DIR/bmx.data" 2>/dev/null | grep -q "PERF_RECORD_MMAP2.*<$want>" &&
+		ok "build ids in MMAP2: and in its MMAP2 records" || not_ok "build ids in MMAP2 records"
+else
+	skip "perf record --buildid-mmap" "not supported by this perf"
+fi
+# more attributes than the reader keeps: a warning, not a failure
+ev=$(printf 'task-clock,%.0s' $(seq 66))
+if perf record -q -e "${ev%,}" -o "$T_DIR/many.data" -- sh -c "$work" >/dev/null 2>&1; then
+	$R convert -f perf -o "$T_DIR/x.data" "$T_DIR/many.data" >"$T_LOG" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && grep -q 'more than 64 attributes' "$T_LOG" &&
+		ok "66 events: converted with a warning about the limit" ||
+		not_ok "66 events: status $rc, $(head -3 "$T_LOG")"
+fi
 if perf record -q --threads -o "$T_DIR/t.data" -e task-clock -- sh -c "$work" >/dev/null 2>&1 &&
    [ -d "$T_DIR/t.data" ]; then
 	$R convert -f perf -o "$T_DIR/x.data" "$T_DIR/t.data" 2>"$T_LOG"

@@ -229,6 +229,56 @@ static void test_compressed(void)
 }
 #endif
 
+/*
+ * AUXTRACE (71): its payload follows the record, outside header.size, and
+ * must be skipped by its size; the payload here looks like records.
+ */
+static void test_auxtrace(void)
+{
+	struct rvctr_writer *w = open_file();
+	struct rvctr_reader *r;
+	struct rvctr_event ev;
+	uint64_t rec[8], aux[6] = { 0 }, payload[12];
+	unsigned int samples = 0, i;
+	char err[256];
+	FILE *f;
+
+	if (!w)
+		return;
+	rvctr_writer__close(w, err, sizeof(err));
+	for (i = 0; i < 12; i += 6)
+		sample_rec(payload + i, 999, 0xbad);	/* would be two samples */
+	*(struct perf_event_header *)aux = (struct perf_event_header){ .type = 71, .size = 48 };
+	aux[1] = sizeof(payload);	/* size */
+	f = fopen(path, "r+b");
+	{
+		uint64_t hdr[13];
+
+		T_EQ(fread(hdr, 8, 13, f), 13, "auxtrace: header read");
+		fseek(f, hdr[5], SEEK_SET);
+		fwrite(rec, 1, sample_rec(rec, 10, 0x4000), f);
+		fwrite(aux, 1, sizeof(aux), f);
+		fwrite(payload, 1, sizeof(payload), f);
+		fwrite(rec, 1, sample_rec(rec, 11, 0x4004), f);
+		hdr[6] = 48 + sizeof(aux) + sizeof(payload) + 48;
+		memset(hdr + 9, 0, 32);
+		fflush(f);
+		T_EQ(ftruncate(fileno(f), hdr[5] + hdr[6]), 0, "auxtrace: file written");
+		fseek(f, 0, SEEK_SET);
+		fwrite(hdr, 8, 13, f);
+	}
+	fclose(f);
+	r = rvctr_reader__open(path, err, sizeof(err));
+	if (!r)
+		return;
+	while (rvctr_reader__next(r, &ev) > 0)
+		if (ev.type == PERF_RECORD_SAMPLE)
+			samples++;
+	T_STREQ(rvctr_reader__error(r), "no error", "auxtrace: payload skipped, no error");
+	T_EQ(samples, 2, "auxtrace: the samples around it, none from its payload");
+	rvctr_reader__close(r);
+}
+
 /* The perf sink keeps what perf report needs to resolve the samples. */
 static void test_sink_keeps(void)
 {
@@ -374,6 +424,7 @@ int main(void)
 #else
 	printf("ok - compressed records # SKIP built without libzstd\n");
 #endif
+	test_auxtrace();
 	test_sink_keeps();
 	test_pipe_round_trip();
 	unlink(path);
