@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <rvctr/brstack.h>
+#include <rvctr/ctr.h>
 #include <rvctr/sink.h>
 #include "builtin.h"
 #include "filter.h"
@@ -137,6 +138,30 @@ static int check_ranges(struct convert *c, const char *path, const struct rvctr_
 	return ntbr;
 }
 
+/*
+ * Snapshot text says what CTR was set to record: an inhibited transfer
+ * type or NTBREN in a snapshot's sctrctl is what a filter or ctr_ntbr
+ * is in an attribute.  -1 to refuse, else whether to drop not-taken ones.
+ */
+static int check_snapshot_ctl(struct convert *c, const char *path, uint64_t ctl, int *warned)
+{
+	const char *why;
+
+	if (!(ctl & (RVCTR_CTL_INH_ALL | RVCTR_CTL_NTBREN)))
+		return 0;
+	why = ctl & RVCTR_CTL_INH_ALL ? "a snapshot's sctrctl inhibits some taken transfers" :
+					 "a snapshot's sctrctl records not-taken branches (NTBREN)";
+	if (!c->force) {
+		snprintf(c->err, sizeof(c->err), "%s: no %s output: %s (--force converts it "
+			 "anyway)", path, c->ops->name, why);
+		return -1;
+	}
+	if (!*warned)
+		fprintf(stderr, "rvctr: warning: %s: %s; converting anyway (--force)\n", path, why);
+	*warned = 1;
+	return !!(ctl & RVCTR_CTL_NTBREN);
+}
+
 static void print_warnings(const char *path, const struct rvctr_reader *r)
 {
 	unsigned int i;
@@ -157,7 +182,7 @@ static int convert_one(struct convert *c, const char *path)
 	const struct rvctr_reader *r;
 	struct rvctr_event ev;
 	struct progress p;
-	int ret, drop_ntbr = 0;
+	int ret, drop_ntbr = 0, warned = 0, snap_ranges;
 	unsigned int i;
 
 	if (!src)
@@ -170,9 +195,17 @@ static int convert_one(struct convert *c, const char *path)
 	for (i = 0; r && c->ops->build_id && i < rvctr_reader__nr_build_ids(r); i++)
 		if (c->ops->build_id(c->sink, rvctr_reader__build_id(r, i)))
 			goto sink_failed;
+	snap_ranges = !r && c->ops->ranges;
 	progress__init(&p, "converting", c->progress);
 	while ((ret = source__next(src, &ev)) > 0) {
 		filter__event(c->filter, &ev);
+		if (ev.type == PERF_RECORD_SAMPLE && snap_ranges) {
+			int d = check_snapshot_ctl(c, path, source__snapshot_ctl(src), &warned);
+
+			if (d < 0)
+				goto fail;
+			drop_ntbr |= d;
+		}
 		if (ev.type == PERF_RECORD_SAMPLE) {
 			if (!filter__keep(c->filter, &ev.sample))
 				continue;

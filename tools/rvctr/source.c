@@ -23,6 +23,7 @@ struct source {
 	struct rvctr_mmap binmap;
 	int pending;			/* synthetic COMM/MMAP2 left to emit */
 	uint64_t seq;
+	uint64_t ctl_seen;		/* sctrctl bits of every snapshot so far */
 	char err[512];
 };
 
@@ -222,6 +223,7 @@ static int snapshot_event(struct source *s, struct rvctr_event *ev)
 				 rvctr_snapshot_reader__error(s->snap));
 		return ret;
 	}
+	s->ctl_seen |= s->cur.sctrctl;
 	n = rvctr_ctr_to_perf(s->cur.entries, s->cur.nr, s->o.has_misp, s->br);
 	memset(ev, 0, sizeof(*ev));
 	ev->type = PERF_RECORD_SAMPLE;
@@ -276,6 +278,11 @@ struct rvctr_reader *source__reader_mut(struct source *s)
 const struct rvctr_reader *source__reader(const struct source *s)
 {
 	return s->reader;
+}
+
+uint64_t source__snapshot_ctl(const struct source *s)
+{
+	return s->ctl_seen;
 }
 
 int source__is_snapshot(const struct source *s)

@@ -30,5 +30,7 @@ double source__progress(const struct source *s);
 const struct rvctr_reader *source__reader(const struct source *s);
 struct rvctr_reader *source__reader_mut(struct source *s);
 int source__is_snapshot(const struct source *s);
+/* Snapshots: the sctrctl bits any snapshot read so far had set. */
+uint64_t source__snapshot_ctl(const struct source *s);
 
 #endif /* RVCTR_SOURCE_H */
