@@ -44,9 +44,9 @@ fi
 $R record -e task-clock -o "$T_DIR/s.data" -- sh -c 'exit 7' >/dev/null 2>&1
 rc=$?
 [ $rc -eq 7 ] && ok "record exits with the workload's status" || not_ok "record status $rc, workload 7"
-check "record -F 1000" $R record -e task-clock -F 1000 -o "$T_DIR/f.data" -- sh -c "$work"
+check "record -F 1000" $R record -e task-clock -F 1000 -o "$T_DIR/f.data" -- sleep 0.1
 if command -v perf >/dev/null; then
-	sh -c "$work; $work" &
+	sh -c "$work" &
 	wl=$!
 	$R record -e task-clock -c 100000 -o "$T_DIR/p.data" -p $wl >"$T_LOG" 2>&1
 	rc=$?
@@ -57,7 +57,7 @@ if command -v perf >/dev/null; then
 	perf script -i "$T_DIR/p.data" 2>/dev/null | grep -q "^ *sh *$wl .*(/" &&
 		ok "record -p: its maps from /proc resolve the samples" || not_ok "record -p: no maps"
 	if $R record -e task-clock -a -o "$T_DIR/a.data" -- sleep 0.2 >"$T_LOG" 2>&1; then
-		check "record -a: perf reads it" sh -c "perf script -i '$T_DIR/a.data' | grep -q ."
+		check "record -a: perf reads it" sh -c "perf script -F comm,tid -i '$T_DIR/a.data' | grep -q ."
 	else
 		skip "record -a" "not permitted here: $(head -1 "$T_LOG")"
 	fi
@@ -65,7 +65,7 @@ if command -v perf >/dev/null; then
 	$R record -e task-clock -c 100000 -o "$T_DIR/k.data" -- sh -c "$work; $work; $work" \
 		>/dev/null 2>&1 &
 	rec=$!
-	sleep 1
+	sleep 0.5
 	wl=$(pgrep -P $rec)
 	kill -9 $rec
 	wait $rec 2>/dev/null
