@@ -51,7 +51,7 @@ static int bump(struct rvctr_table *t, uint64_t x, uint64_t y)
 	return 0;
 }
 
-/* The stack is in the binary when both ends translate. */
+/* One entry in the binary's addresses; an end that does not translate is 0. */
 struct xlated {
 	uint64_t from, to;
 	int from_ok, to_ok;
@@ -62,10 +62,18 @@ static void xlate_entry(const struct perf_branch_entry *b, rvctr_afdo_xlate_t xl
 {
 	x->from_ok = !xlate(ctx, b->from, &x->from);
 	x->to_ok = !xlate(ctx, b->to, &x->to);
+	if (!x->from_ok)
+		x->from = 0;
+	if (!x->to_ok)
+		x->to = 0;
 }
 
-/* A head entry repeated at index 1 with a long loop body is an LBR artefact. */
-static int dup_head(const struct xlated *e0, const struct xlated *e1)
+/*
+ * A head entry repeated at index 1 with a long loop body is an LBR artefact.
+ * It is a property of the recorded entries, so the raw addresses are
+ * compared: an end that does not translate has no binary address to compare.
+ */
+static int dup_head(const struct perf_branch_entry *e0, const struct perf_branch_entry *e1)
 {
 	return e0->from == e1->from && e0->to == e1->to &&
 	       e0->from - e0->to > DUP_STRIDE_LIMIT;
@@ -88,7 +96,7 @@ int rvctr_afdo__add(struct rvctr_afdo *a, uint64_t ip, const struct perf_branch_
 	prev = head;
 	for (i = 1; i < nr; i++, prev = cur) {
 		xlate_entry(&br[i], xlate, ctx, &cur);
-		if (!cur.to_ok || !prev.from_ok || (i == 1 && dup_head(&head, &cur)))
+		if (!cur.to_ok || !prev.from_ok || (i == 1 && dup_head(&br[0], &br[1])))
 			continue;
 		if (prev.from < cur.to || prev.from - cur.to > MAX_RANGE)
 			continue;
