@@ -23,7 +23,8 @@ static const char convert_usage[] =
 	"  -f, --format FORMAT  perf        perf.data with branch stacks\n"
 	"                       spe         SPE-like per-branch samples (events branch,\n"
 	"                                   branch-miss; ip=source, addr=target,\n"
-	"                                   weight=cycles, brstack=[this, previous])\n"
+	"                                   weight=cycles, brstack=[this,\n"
+	"                                   {0, previous target}], as perf's SPE)\n"
 	"                       autofdo     AutoFDO text profile for create_llvm_prof /\n"
 	"                                   create_gcov --profiler text (one binary)\n"
 	"                       perfscript  perf-script text for llvm-profgen --perfscript\n"
@@ -123,7 +124,7 @@ static int open_writer(struct convert *c, const struct source *src)
 	const char *arch = c->arch;
 
 	if (c->fmt == FMT_SPE) {
-		rvctr_spe__attrs(attrs, names);
+		rvctr_spe__attrs(attrs, names, r ? rvctr_reader__attr(r, 0) : NULL);
 		c->w = rvctr_writer__open(c->output, attrs, names, RVCTR_SPE_NR_ATTRS,
 					  c->err, sizeof(c->err));
 	} else {
