@@ -19,6 +19,8 @@ done_testing() { echo "1..$T_N"; [ "$T_FAIL" -eq 0 ]; }
 T_DIR=$(mktemp -d "${TMPDIR:-/tmp}/rvctr-test.XXXXXX")
 T_LOG=$T_DIR/log
 trap 'rm -rf "$T_DIR"' EXIT
+# perf's build-id cache (rvctr looks there first): the test's own, never ~/.debug
+export PERF_BUILDID_DIR=$T_DIR/buildid-cache
 
 # build_loop OUT: the riscv64 test program (static, fixed addresses; DWARF 4,
 # since AutoFDO 0.19 reads no DWARF 5 range lists)
