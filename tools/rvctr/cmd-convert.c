@@ -207,7 +207,7 @@ static int xlate(void *ctx, uint64_t addr, uint64_t *out)
 
 	if (!map || map->dso != x->dso)
 		return -1;
-	*out = rvctr_map__file_addr(map, addr, 1);
+	*out = addr - map->start + map->pgoff;	/* the file offset */
 	return 0;
 }
 
@@ -228,8 +228,16 @@ static struct rvctr_afdo *afdo_for(struct convert *c, unsigned int dso)
 		memset(b + c->nr_afdo, 0, (n - c->nr_afdo) * sizeof(*b));
 		c->nr_afdo = n;
 	}
-	if (!c->afdo[dso])
+	if (!c->afdo[dso]) {
+		char err[512];
+
 		c->afdo[dso] = rvctr_afdo__new();
+		if (c->afdo[dso] && rvctr_afdo__set_binary(c->afdo[dso],
+					rvctr_maps__dso_name(c->maps, dso), err, sizeof(err)) &&
+		    rvctr_maps__dso_name(c->maps, dso)[0] == '/')
+			fprintf(stderr, "rvctr: warning: %s: writing file offsets (right for "
+				"ET_EXEC and GNU ld layouts only)\n", err);
+	}
 	return c->afdo[dso];
 }
 

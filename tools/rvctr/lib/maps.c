@@ -252,8 +252,3 @@ const char *rvctr_maps__dso_name(const struct rvctr_maps *m, unsigned int dso)
 {
 	return dso < m->nr_dsos ? m->dsos[dso] : NULL;
 }
-
-uint64_t rvctr_map__file_addr(const struct rvctr_map *map, uint64_t addr, int pie)
-{
-	return pie ? addr - map->start + map->pgoff : addr;
-}

@@ -28,8 +28,5 @@ int rvctr_maps__add(struct rvctr_maps *m, const struct rvctr_mmap *mm);
 const struct rvctr_map *rvctr_maps__find(struct rvctr_maps *m, uint32_t pid, uint64_t addr);
 unsigned int rvctr_maps__nr_dsos(const struct rvctr_maps *m);
 const char *rvctr_maps__dso_name(const struct rvctr_maps *m, unsigned int dso);
-/* The binary's own address for a runtime address inside @map: the same for
- * fixed-address (ET_EXEC) binaries, the file offset otherwise. */
-uint64_t rvctr_map__file_addr(const struct rvctr_map *map, uint64_t addr, int pie);
 
 #endif /* RVCTR_MAPS_H */
