@@ -15,7 +15,12 @@ static const char report_usage[] =
 	"perf.data with branch stacks, or raw CTR snapshot text).\n"
 	"\n"
 	"  -n, --top N          rows per table (default 20)\n"
-	"      --symfs DIR      look for mapped binaries under DIR\n"
+	"      --symfs DIR      look for mapped binaries (and /usr/lib/debug, and\n"
+	"                       /proc/kallsyms) under DIR\n"
+	"      --buildid-dir DIR  perf's build-id cache (default $PERF_BUILDID_DIR,\n"
+	"                       else ~/.debug)\n"
+	"      --kallsyms FILE  kernel symbols (a /proc/kallsyms copy)\n"
+	"      --vmlinux FILE   kernel symbols from an ELF vmlinux\n"
 	"  -b, --binary PATH    snapshots: the program the addresses belong to\n"
 	"  -p, --pid N          snapshots: pid (default 1)\n"
 	"      --misp           snapshots: the hart implements ctrtarget.MISP\n"
@@ -65,6 +70,9 @@ int cmd_report(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "top", required_argument, NULL, 'n' },
 		{ "symfs", required_argument, NULL, 's' },
+		{ "buildid-dir", required_argument, NULL, 'B' },
+		{ "kallsyms", required_argument, NULL, 'K' },
+		{ "vmlinux", required_argument, NULL, 'V' },
 		{ "binary", required_argument, NULL, 'b' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "misp", no_argument, NULL, 'm' },
@@ -73,7 +81,7 @@ int cmd_report(int argc, char **argv)
 		{ 0 },
 	};
 	struct source_opts so = { .pid = 1 };
-	const char *symfs = NULL;
+	const char *symfs = NULL, *buildid_dir = NULL, *kallsyms = NULL, *vmlinux = NULL;
 	unsigned int top = 20;
 	struct rvctr_report *r;
 	struct source *src;
@@ -84,6 +92,9 @@ int cmd_report(int argc, char **argv)
 		switch (opt) {
 		case 'n': top = strtoul(optarg, NULL, 0); break;
 		case 's': symfs = optarg; break;
+		case 'B': buildid_dir = optarg; break;
+		case 'K': kallsyms = optarg; break;
+		case 'V': vmlinux = optarg; break;
 		case 'b': so.binary = optarg; break;
 		case 'p': so.pid = strtoul(optarg, NULL, 0); break;
 		case 'm': so.has_misp = 1; break;
@@ -100,8 +111,10 @@ int cmd_report(int argc, char **argv)
 	if (!src)
 		return error("%s", err);
 	r = rvctr_report__new(symfs);
-	if (r)
+	if (r) {
+		rvctr_report__set_lookup(r, buildid_dir, kallsyms, vmlinux);
 		describe_files(r, source__reader(src));
+	}
 	ret = r ? run(r, src, top, progress) : error("out of memory");
 	rvctr_report__delete(r);
 	source__close(src);

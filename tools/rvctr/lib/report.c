@@ -298,7 +298,7 @@ static const char *sym_off(struct rvctr_report *r, uint32_t pid, uint64_t addr, 
 	const char *sym = t ? rvctr_symtab__lookup(t, vaddr, &off) : NULL;
 
 	if (sym)
-		snprintf(buf, len, "%s+%#" PRIx64, sym, off);
+		snprintf(buf, len, "%s+0x%" PRIx64, sym, off);
 	else
 		snprintf(buf, len, "%#" PRIx64, addr);
 	return buf;

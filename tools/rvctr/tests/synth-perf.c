@@ -7,7 +7,7 @@
  *   buildid FILENAME HEX             HEADER_BUILD_ID entry
  *   comm PID NAME
  *   mmap PID START LEN PGOFF FILENAME  an executable MMAP2
- *   sample PID IP FROM/TO/TYPE/M/CYCLES ...   entries newest first;
+ *   sample PID IP FROM/TO/TYPE/M/CYCLES ...   entries newest first (hex);
  *                                    TYPE a PERF_BR_* number, M 1 mispredicted
  *
  * usage: synth-perf OUTPUT < description
@@ -108,7 +108,7 @@ int main(int argc, char **argv)
 				unsigned int type, misp, cycles;
 
 				if (s.nr_branches == RVCTR_MAX_BRANCHES ||
-				    sscanf(tok, "%lli/%lli/%u/%u/%u", &from, &to, &type, &misp, &cycles) != 5)
+				    sscanf(tok, "%llx/%llx/%u/%u/%u", &from, &to, &type, &misp, &cycles) != 5)
 					return die(n, "entry FROM/TO/TYPE/M/CYCLES");
 				memset(b, 0, sizeof(*b));
 				b->from = from;
