@@ -95,4 +95,9 @@ report_has "kernel: SYMFS/proc/kallsyms" "%  \[kernel.kallsyms\]_text: do_syscal
 	--symfs "$T_DIR/fs"
 cp "$T_LOG" "$T_DIR/report.txt"
 check "kernel hot edge as symbol+offset" grep -qE '^handle_thing\+0x40 +handle_thing\+0x0 ' "$T_DIR/report.txt"
+
+# rvctr record writes no kernel map: kernel addresses outside every map
+grep -v 'kernel.kallsyms' "$T_DIR/desc" | "$SYNTH" "$T_DIR/a.data"
+report_has "kernel address outside every map: --kallsyms" \
+	"%  \[kernel.kallsyms\]: handle_thing\$" --kallsyms "$T_DIR/kallsyms"
 done_testing
