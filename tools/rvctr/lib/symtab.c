@@ -347,16 +347,23 @@ int rvctr_symtab__exec_segment(const struct rvctr_symtab *t, struct rvctr_segmen
 	return 0;
 }
 
+/*
+ * A separate debug file keeps the program headers' offsets and addresses
+ * but shrinks p_filesz (objcopy --only-keep-debug, eu-strip -f): when no
+ * segment's file bytes hold @off, a segment's memory size may.
+ */
 int rvctr_symtab__offset_to_vaddr(const struct rvctr_symtab *t, uint64_t off, uint64_t *vaddr)
 {
-	unsigned int i;
+	unsigned int i, pass;
 
-	for (i = 0; i < t->nr_segs; i++) {
-		const struct rvctr_segment *s = &t->segs[i];
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < t->nr_segs; i++) {
+			const struct rvctr_segment *s = &t->segs[i];
 
-		if (off >= s->offset && off - s->offset < s->filesz) {
-			*vaddr = off - s->offset + s->vaddr;
-			return 0;
+			if (off >= s->offset && off - s->offset < (pass ? s->memsz : s->filesz)) {
+				*vaddr = off - s->offset + s->vaddr;
+				return 0;
+			}
 		}
 	}
 	return -1;

@@ -61,6 +61,10 @@ mkdir -p "$T_DIR/fs/usr/lib/debug/.build-id/${ID:0:2}"
 cp "$T_DIR/loop.debug" "$T_DIR/fs/usr/lib/debug/.build-id/${ID:0:2}/${ID:2}.debug"
 report_has "stripped binary: symbols from SYMFS/usr/lib/debug/.build-id/xx/rest.debug" \
 	"$resolved" --symfs "$T_DIR/fs"
+mv "$T_DIR/fs$NAME" "$T_DIR/stripped"
+report_has "no binary, only SYMFS/usr/lib/debug/.build-id/xx/rest.debug" "$resolved" \
+	--symfs "$T_DIR/fs"
+mv "$T_DIR/stripped" "$T_DIR/fs$NAME"
 rm -r "$T_DIR/fs/usr/lib/debug"
 mkdir -p "$T_DIR/fs/opt/rvctr-test/.debug"
 cp "$T_DIR/loop.debug" "$T_DIR/fs/opt/rvctr-test/.debug/loop.debug"
