@@ -188,7 +188,7 @@ static void add_build_ids(struct recorder *r)
 	char err[256];
 
 	for (i = 0; i < r->nr_files; i++) {
-		struct rvctr_symtab *t = rvctr_symtab__load(r->files[i], err, sizeof(err));
+		struct rvctr_symtab *t = rvctr_symtab__load(r->files[i], NULL, err, sizeof(err));
 
 		if (!t)
 			continue;

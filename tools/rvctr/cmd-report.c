@@ -21,7 +21,12 @@ static const char report_usage[] =
 	"\n"
 	"  -i, --input FILE     an input (may be given several times)\n"
 	"  -n, --top N          rows per table (default 20)\n"
-	"      --symfs DIR      look for mapped binaries under DIR\n"
+	"      --symfs DIR      look for mapped binaries (and /usr/lib/debug, and\n"
+	"                       /proc/kallsyms) under DIR\n"
+	"      --buildid-dir DIR  perf's build-id cache (default $PERF_BUILDID_DIR,\n"
+	"                       else ~/.debug)\n"
+	"      --kallsyms FILE  kernel symbols (a /proc/kallsyms copy)\n"
+	"      --vmlinux FILE   kernel symbols from an ELF vmlinux\n"
 	"  -b, --binary PATH    snapshots: the program the addresses belong to\n"
 	"  -p, --pid LIST       only samples of these processes; snapshots: the first is\n"
 	"                       the pid samples are attributed to (default 1)\n"
@@ -85,11 +90,17 @@ static int report_one(struct rvctr_report *r, const char *path, const struct sou
 
 int cmd_report(int argc, char **argv)
 {
-	enum { O_SYMFS = 256, O_MISP, O_PROGRESS, O_TID, O_COMM, O_DSO };
+	enum {
+		O_SYMFS = 256, O_MISP, O_PROGRESS, O_TID, O_COMM, O_DSO,
+		O_BUILDID_DIR, O_KALLSYMS, O_VMLINUX,
+	};
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "top", required_argument, NULL, 'n' },
 		{ "symfs", required_argument, NULL, O_SYMFS },
+		{ "buildid-dir", required_argument, NULL, O_BUILDID_DIR },
+		{ "kallsyms", required_argument, NULL, O_KALLSYMS },
+		{ "vmlinux", required_argument, NULL, O_VMLINUX },
 		{ "binary", required_argument, NULL, 'b' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, O_TID },
@@ -102,7 +113,7 @@ int cmd_report(int argc, char **argv)
 	};
 	static char default_input[] = "perf.data";
 	struct source_opts so = { .pid = 1 };
-	const char *symfs = NULL;
+	const char *symfs = NULL, *buildid_dir = NULL, *kallsyms = NULL, *vmlinux = NULL;
 	unsigned int top = 20, nr = 0, i, have_pid = 0;
 	struct rvctr_report *r = NULL;
 	struct filter *f = filter__new();
@@ -122,6 +133,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'n': top = strtoul(optarg, NULL, 0); break;
 		case O_SYMFS: symfs = optarg; break;
+		case O_BUILDID_DIR: buildid_dir = optarg; break;
+		case O_KALLSYMS: kallsyms = optarg; break;
+		case O_VMLINUX: vmlinux = optarg; break;
 		case 'b': so.binary = optarg; break;
 		case 'p':
 			what = "pid";
@@ -154,6 +168,8 @@ int cmd_report(int argc, char **argv)
 	r = rvctr_report__new(symfs);
 	if (!r)
 		ret = error("out of memory");
+	else
+		rvctr_report__set_lookup(r, buildid_dir, kallsyms, vmlinux);
 	for (i = 0; !ret && i < nr; i++)
 		ret = report_one(r, inputs[i], &so, f, progress);
 	if (!ret && !rvctr_report__nr_branches(r))

@@ -101,7 +101,7 @@ static int probe_snapshot(FILE *f)
 /* The binary's executable segment, mapped where it was linked. */
 static int load_binary(struct source *s, char *err, size_t errlen)
 {
-	struct rvctr_symtab *t = rvctr_symtab__load(s->o.binary, err, errlen);
+	struct rvctr_symtab *t = rvctr_symtab__load(s->o.binary, NULL, err, errlen);
 	struct rvctr_segment seg;
 
 	if (!t)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include <rvctr/autofdo.h>
+#include <rvctr/symtab.h>
 #include <rvctr/table.h>
 
 /* AutoFDO drops ranges longer than this as bogus, and a duplicated head
@@ -13,6 +14,7 @@
 
 struct rvctr_afdo {
 	struct rvctr_table *ranges, *addrs, *branches;
+	struct rvctr_symtab *elf;	/* the binary, when it could be read */
 };
 
 struct rvctr_afdo *rvctr_afdo__new(void)
@@ -38,7 +40,32 @@ void rvctr_afdo__delete(struct rvctr_afdo *a)
 	rvctr_table__delete(a->ranges);
 	rvctr_table__delete(a->addrs);
 	rvctr_table__delete(a->branches);
+	rvctr_symtab__delete(a->elf);
 	free(a);
+}
+
+int rvctr_afdo__set_binary(struct rvctr_afdo *a, const char *path, char *err, size_t errlen)
+{
+	rvctr_symtab__delete(a->elf);
+	a->elf = rvctr_symtab__load(path, NULL, err, errlen);
+	return a->elf ? 0 : -1;
+}
+
+/*
+ * The address AutoFDO wants for file offset @off (see rvctr/autofdo.h): the
+ * offset itself for ET_EXEC, the ELF virtual address for ET_DYN.
+ */
+static int to_binary(const struct rvctr_afdo *a, rvctr_afdo_xlate_t xlate, void *ctx,
+		     uint64_t addr, uint64_t *out)
+{
+	uint64_t off;
+
+	if (xlate(ctx, addr, &off))
+		return -1;
+	if (a->elf && rvctr_symtab__is_pie(a->elf))
+		return rvctr_symtab__offset_to_vaddr(a->elf, off, out);
+	*out = off;
+	return 0;
 }
 
 static int bump(struct rvctr_table *t, uint64_t x, uint64_t y)
@@ -51,21 +78,29 @@ static int bump(struct rvctr_table *t, uint64_t x, uint64_t y)
 	return 0;
 }
 
-/* The stack is in the binary when both ends translate. */
+/* One entry in the binary's addresses; an end that does not translate is 0. */
 struct xlated {
 	uint64_t from, to;
 	int from_ok, to_ok;
 };
 
-static void xlate_entry(const struct perf_branch_entry *b, rvctr_afdo_xlate_t xlate,
-			void *ctx, struct xlated *x)
+static void xlate_entry(const struct rvctr_afdo *a, const struct perf_branch_entry *b,
+			rvctr_afdo_xlate_t xlate, void *ctx, struct xlated *x)
 {
-	x->from_ok = !xlate(ctx, b->from, &x->from);
-	x->to_ok = !xlate(ctx, b->to, &x->to);
+	x->from_ok = !to_binary(a, xlate, ctx, b->from, &x->from);
+	x->to_ok = !to_binary(a, xlate, ctx, b->to, &x->to);
+	if (!x->from_ok)
+		x->from = 0;
+	if (!x->to_ok)
+		x->to = 0;
 }
 
-/* A head entry repeated at index 1 with a long loop body is an LBR artefact. */
-static int dup_head(const struct xlated *e0, const struct xlated *e1)
+/*
+ * A head entry repeated at index 1 with a long loop body is an LBR artefact.
+ * It is a property of the recorded entries, so the raw addresses are
+ * compared: an end that does not translate has no binary address to compare.
+ */
+static int dup_head(const struct perf_branch_entry *e0, const struct perf_branch_entry *e1)
 {
 	return e0->from == e1->from && e0->to == e1->to &&
 	       e0->from - e0->to > DUP_STRIDE_LIMIT;
@@ -78,17 +113,17 @@ int rvctr_afdo__add(struct rvctr_afdo *a, uint64_t ip, const struct perf_branch_
 	uint64_t addr, i;
 	int ret = 0;
 
-	if (!xlate(ctx, ip, &addr))
+	if (!to_binary(a, xlate, ctx, ip, &addr))
 		ret |= bump(a->addrs, addr, 0);
 	if (!nr)
 		return ret;
-	xlate_entry(&br[0], xlate, ctx, &head);
+	xlate_entry(a, &br[0], xlate, ctx, &head);
 	if (head.from_ok && head.to_ok)
 		ret |= bump(a->branches, head.from, head.to);
 	prev = head;
 	for (i = 1; i < nr; i++, prev = cur) {
-		xlate_entry(&br[i], xlate, ctx, &cur);
-		if (!cur.to_ok || !prev.from_ok || (i == 1 && dup_head(&head, &cur)))
+		xlate_entry(a, &br[i], xlate, ctx, &cur);
+		if (!cur.to_ok || !prev.from_ok || (i == 1 && dup_head(&br[0], &br[1])))
 			continue;
 		if (prev.from < cur.to || prev.from - cur.to > MAX_RANGE)
 			continue;

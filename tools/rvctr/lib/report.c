@@ -12,25 +12,30 @@
 #include <rvctr/table.h>
 
 #define NO_DSO		0xffffffffu
+#define KERNEL_DSO	0xfffffffeu	/* a kernel address outside every map */
 
 struct dso_syms {
 	struct rvctr_symtab *tab;	/* NULL when the file could not be used */
 	int tried;
-	int pie;
+	int kernel;
+	uint64_t kaslr;			/* vmlinux: runtime - link address */
 };
 
 #define MAX_REPORT_BUILD_IDS	1024
 
 struct rvctr_report {
 	char *symfs;
+	struct rvctr_symfind find;
 	struct rvctr_maps *maps;
 	struct dso_syms *dsos;
 	unsigned int nr_dsos;
+	struct dso_syms kernel;		/* for KERNEL_DSO */
 	struct rvctr_table *edges;
 	struct rvctr_table *funcs;	/* key (dso, function address) */
 	uint64_t by_type[16];		/* perf_branch_entry.type is 4 bits */
 	uint64_t branches, samples, mispred, predicted, with_cycles;
 	uint16_t machine;		/* EM_* of HEADER_ARCH, 0 if unknown */
+	uint64_t kernel_text;		/* runtime _text from the kernel's MMAP */
 	struct rvctr_build_id *build_ids;
 	unsigned int nr_build_ids;
 	unsigned int mismatched;	/* files whose symbols were not used */
@@ -50,7 +55,16 @@ struct rvctr_report *rvctr_report__new(const char *symfs)
 		rvctr_report__delete(r);
 		return NULL;
 	}
+	r->find.symfs = r->symfs;
 	return r;
+}
+
+void rvctr_report__set_lookup(struct rvctr_report *r, const char *buildid_dir,
+			      const char *kallsyms, const char *vmlinux)
+{
+	r->find.buildid_dir = buildid_dir;
+	r->find.kallsyms = kallsyms;
+	r->find.vmlinux = vmlinux;
 }
 
 void rvctr_report__delete(struct rvctr_report *r)
@@ -61,6 +75,7 @@ void rvctr_report__delete(struct rvctr_report *r)
 		return;
 	for (i = 0; i < r->nr_dsos; i++)
 		rvctr_symtab__delete(r->dsos[i].tab);
+	rvctr_symtab__delete(r->kernel.tab);
 	free(r->dsos);
 	free(r->build_ids);
 	rvctr_maps__delete(r->maps);
@@ -72,6 +87,8 @@ void rvctr_report__delete(struct rvctr_report *r)
 
 int rvctr_report__mmap(struct rvctr_report *r, const struct rvctr_mmap *m)
 {
+	if (rvctr_symtab__is_kernel_name(m->filename) && m->pgoff)
+		r->kernel_text = m->pgoff;
 	return rvctr_maps__add(r->maps, m);
 }
 
@@ -87,6 +104,7 @@ void rvctr_report__set_arch(struct rvctr_report *r, const char *arch)
 	for (i = 0; arch && i < sizeof(machines) / sizeof(machines[0]); i++)
 		if (!strcmp(arch, machines[i].arch))
 			r->machine = machines[i].machine;
+	r->find.machine = r->machine;
 }
 
 int rvctr_report__build_id(struct rvctr_report *r, const struct rvctr_build_id *b)
@@ -102,29 +120,45 @@ int rvctr_report__build_id(struct rvctr_report *r, const struct rvctr_build_id *
 	return 0;
 }
 
-/* Is the local file the one that was recorded? */
-static int same_file(struct rvctr_report *r, const char *name, const struct rvctr_symtab *t)
+/* The recorded build id of @name, or NULL. */
+static const struct rvctr_build_id *recorded_id(const struct rvctr_report *r, const char *name)
 {
-	uint8_t id[20];
-	unsigned int i, n;
+	unsigned int i;
 
-	if (r->machine && rvctr_symtab__machine(t) != r->machine)
-		return 0;
-	for (i = 0; i < r->nr_build_ids; i++) {
-		const struct rvctr_build_id *b = &r->build_ids[i];
+	for (i = 0; i < r->nr_build_ids; i++)
+		if (!strcmp(r->build_ids[i].filename, name))
+			return &r->build_ids[i];
+	return NULL;
+}
 
-		if (strcmp(b->filename, name))
-			continue;
-		n = rvctr_symtab__build_id(t, id);
-		return n == b->size && !memcmp(id, b->id, n);
+/* Find and load the file of @name (see rvctr_symtab__find for the order). */
+static void load_dso(struct rvctr_report *r, struct dso_syms *d, const char *name)
+{
+	const struct rvctr_build_id *b = recorded_id(r, name);
+	int mismatch;
+	char err[512];
+
+	d->tried = 1;
+	d->kernel = rvctr_symtab__is_kernel_name(name);
+	d->tab = rvctr_symtab__find(&r->find, name, b ? b->id : NULL, b ? b->size : 0,
+				    &mismatch, err, sizeof(err));
+	r->mismatched += mismatch;
+	if (d->tab && d->kernel && !rvctr_symtab__is_kallsyms(d->tab)) {
+		/* a vmlinux: perf's kernel map has pgoff = the runtime _text */
+		uint64_t text = rvctr_symtab__symbol(d->tab, "_text");
+
+		if (text && r->kernel_text)
+			d->kaslr = r->kernel_text - text;
 	}
-	return 1;
 }
 
 static struct dso_syms *dso_syms(struct rvctr_report *r, unsigned int dso)
 {
-	char path[4096], err[256];
-
+	if (dso == KERNEL_DSO) {
+		if (!r->kernel.tried)
+			load_dso(r, &r->kernel, "[kernel.kallsyms]");
+		return &r->kernel;
+	}
 	if (dso >= r->nr_dsos) {
 		unsigned int n = rvctr_maps__nr_dsos(r->maps);
 		struct dso_syms *d = realloc(r->dsos, n * sizeof(*d));
@@ -135,39 +169,60 @@ static struct dso_syms *dso_syms(struct rvctr_report *r, unsigned int dso)
 		r->dsos = d;
 		r->nr_dsos = n;
 	}
-	if (!r->dsos[dso].tried) {
-		r->dsos[dso].tried = 1;
-		snprintf(path, sizeof(path), "%s%s", r->symfs, rvctr_maps__dso_name(r->maps, dso));
-		r->dsos[dso].tab = rvctr_symtab__load(path, err, sizeof(err));
-		if (r->dsos[dso].tab &&
-		    !same_file(r, rvctr_maps__dso_name(r->maps, dso), r->dsos[dso].tab)) {
-			rvctr_symtab__delete(r->dsos[dso].tab);
-			r->dsos[dso].tab = NULL;
-			r->mismatched++;
-		}
-		r->dsos[dso].pie = r->dsos[dso].tab && rvctr_symtab__is_pie(r->dsos[dso].tab);
-	}
+	if (!r->dsos[dso].tried)
+		load_dso(r, &r->dsos[dso], rvctr_maps__dso_name(r->maps, dso));
 	return &r->dsos[dso];
 }
 
-/* Key of the function holding @addr: (dso, ELF address of the symbol). */
-static void locate(struct rvctr_report *r, uint32_t pid, uint64_t addr, uint64_t *dso,
-		   uint64_t *func)
+/*
+ * Where @addr of @pid is: its binary (NO_DSO if none) and its ELF virtual
+ * address there (runtime address -> map -> file offset -> PT_LOAD holding
+ * it -> p_vaddr), or the address itself when that cannot be done.
+ * Returns the binary's symbols, or NULL.
+ */
+static const struct rvctr_symtab *resolve(struct rvctr_report *r, uint32_t pid, uint64_t addr,
+					  uint64_t *dso, uint64_t *vaddr)
 {
 	const struct rvctr_map *map = rvctr_maps__find(r->maps, pid, addr);
 	struct dso_syms *d;
-	uint64_t off, elf;
 
-	*dso = NO_DSO;
-	*func = addr;
-	if (!map)
-		return;
-	*dso = map->dso;
-	d = dso_syms(r, map->dso);
+	*dso = map ? map->dso : (int64_t)addr < 0 ? KERNEL_DSO : NO_DSO;
+	*vaddr = addr;
+	if (*dso == NO_DSO)
+		return NULL;
+	d = dso_syms(r, *dso);
 	if (!d || !d->tab)
-		return;
-	elf = rvctr_map__file_addr(map, addr, d->pie);
-	*func = rvctr_symtab__lookup(d->tab, elf, &off) ? elf - off : elf;
+		return NULL;
+	if (d->kernel || *dso == KERNEL_DSO) {
+		/* kallsyms holds runtime addresses; a vmlinux link addresses */
+		*vaddr = addr - d->kaslr;
+		return d->tab;
+	}
+	if (rvctr_symtab__offset_to_vaddr(d->tab, addr - map->start + map->pgoff, vaddr)) {
+		*vaddr = addr;
+		return NULL;	/* not in the file's loaded bytes (bss, a JIT) */
+	}
+	return d->tab;
+}
+
+#define UNRESOLVED	(1ULL << 32)	/* in a function key: a bare runtime address */
+
+/*
+ * Key of the function holding @addr: (dso, ELF address of the symbol), or
+ * (dso | UNRESOLVED, runtime address) when there is no symbol for it.
+ */
+static void locate(struct rvctr_report *r, uint32_t pid, uint64_t addr, uint64_t *dso,
+		   uint64_t *func)
+{
+	const struct rvctr_symtab *t = resolve(r, pid, addr, dso, func);
+	uint64_t off;
+
+	if (t && rvctr_symtab__lookup(t, *func, &off)) {
+		*func -= off;
+	} else {
+		*dso |= UNRESOLVED;
+		*func = addr;
+	}
 }
 
 static int add_branch(struct rvctr_report *r, uint32_t pid, const struct perf_branch_entry *b)
@@ -177,6 +232,8 @@ static int add_branch(struct rvctr_report *r, uint32_t pid, const struct perf_br
 
 	if (!e)
 		return -1;
+	if (!e->count)
+		e->pid = pid;
 	e->count++;
 	e->type = b->type;
 	e->mispred += b->mispred;
@@ -232,19 +289,37 @@ static void print_types(const struct rvctr_report *r, FILE *out)
 		fprintf(out, "\nmispredict rate: not reported by the hardware\n");
 }
 
-static void print_edges(const struct rvctr_report *r, FILE *out, unsigned int top)
+/* "sym+0xoff" for @addr of @pid, or the address. */
+static const char *sym_off(struct rvctr_report *r, uint32_t pid, uint64_t addr, char *buf,
+			   size_t len)
+{
+	uint64_t dso, vaddr, off;
+	const struct rvctr_symtab *t = resolve(r, pid, addr, &dso, &vaddr);
+	const char *sym = t ? rvctr_symtab__lookup(t, vaddr, &off) : NULL;
+
+	if (sym)
+		snprintf(buf, len, "%s+0x%" PRIx64, sym, off);
+	else
+		snprintf(buf, len, "%#" PRIx64, addr);
+	return buf;
+}
+
+static void print_edges(struct rvctr_report *r, FILE *out, unsigned int top)
 {
 	struct rvctr_counts *c;
+	char from[256], to[256];
 	size_t n, i;
 
 	c = rvctr_table__by_count(r->edges, &n);
 	if (!c)
 		return;
-	fprintf(out, "\n# hottest edges\n%-18s %-18s %-8s %10s %7s %7s %10s\n", "from", "to",
+	fprintf(out, "\n# hottest edges\n%-28s %-28s %-8s %10s %7s %7s %10s\n", "from", "to",
 		"type", "count", "%", "misp%", "cycles");
 	for (i = 0; i < n && i < top; i++) {
-		fprintf(out, "%#-18" PRIx64 " %#-18" PRIx64 " %-8s %10" PRIu64 " %6.2f%% %6.2f%% ",
-			c[i].a, c[i].b, rvctr_perf_branch_type_name(c[i].type), c[i].count,
+		fprintf(out, "%-28s %-28s %-8s %10" PRIu64 " %6.2f%% %6.2f%% ",
+			sym_off(r, c[i].pid, c[i].a, from, sizeof(from)),
+			sym_off(r, c[i].pid, c[i].b, to, sizeof(to)),
+			rvctr_perf_branch_type_name(c[i].type), c[i].count,
 			pct(c[i].count, r->branches), pct(c[i].mispred, c[i].count));
 		if (c[i].cycles_n)
 			fprintf(out, "%10.1f\n", (double)c[i].cycles / c[i].cycles_n);
@@ -265,9 +340,11 @@ static void print_funcs(struct rvctr_report *r, FILE *out, unsigned int top)
 	fprintf(out, "\n# branches by binary and symbol (source address)\n%10s %7s %7s  %s\n",
 		"count", "%", "misp%", "binary: symbol");
 	for (i = 0; i < n && i < top; i++) {
-		const char *dso = c[i].a == NO_DSO ? "[unknown]" :
-				  rvctr_maps__dso_name(r->maps, c[i].a);
-		const struct dso_syms *d = c[i].a == NO_DSO ? NULL : dso_syms(r, c[i].a);
+		uint64_t key = c[i].a & ~UNRESOLVED;
+		const char *dso = key == NO_DSO ? "[unknown]" :
+				  key == KERNEL_DSO ? "[kernel.kallsyms]" :
+				  rvctr_maps__dso_name(r->maps, key);
+		const struct dso_syms *d = c[i].a & UNRESOLVED ? NULL : dso_syms(r, key);
 		const char *sym = d && d->tab ? rvctr_symtab__lookup(d->tab, c[i].b, NULL) : NULL;
 
 		fprintf(out, "%10" PRIu64 " %6.2f%% %6.2f%%  %s: ", c[i].count,

@@ -82,7 +82,7 @@ static int xlate(void *ctx, uint64_t addr, uint64_t *out)
 
 	if (!map || map->dso != x->dso)
 		return -1;
-	*out = rvctr_map__file_addr(map, addr, 1);
+	*out = addr - map->start + map->pgoff;	/* the file offset */
 	return 0;
 }
 
@@ -104,8 +104,16 @@ static struct rvctr_afdo *afdo_for(struct afdo_sink *a, unsigned int dso)
 		memset(b + a->nr, 0, (n - a->nr) * sizeof(*b));
 		a->nr = n;
 	}
-	if (!a->afdo[dso])
+	if (!a->afdo[dso]) {
+		const char *name = rvctr_maps__dso_name(a->maps, dso);
+		char err[512];
+
 		a->afdo[dso] = rvctr_afdo__new();
+		if (a->afdo[dso] && rvctr_afdo__set_binary(a->afdo[dso], name, err, sizeof(err)) &&
+		    name[0] == '/')
+			fprintf(stderr, "rvctr: warning: %s: writing file offsets (right for "
+				"ET_EXEC and GNU ld layouts only)\n", err);
+	}
 	return a->afdo[dso];
 }
 

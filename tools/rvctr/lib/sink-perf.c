@@ -61,7 +61,7 @@ static void add_file_build_id(struct writer_sink *ws, const struct rvctr_mmap *m
 
 	if (m->filename[0] != '/')
 		return;
-	t = rvctr_symtab__load(m->filename, err, sizeof(err));
+	t = rvctr_symtab__load(m->filename, NULL, err, sizeof(err));
 	if (!t)
 		return;
 	n = rvctr_symtab__build_id(t, id);

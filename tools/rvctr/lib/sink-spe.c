@@ -8,7 +8,7 @@ static struct rvctr_sink *spe_open(const struct rvctr_sink_info *info, char *err
 	struct perf_event_attr attrs[RVCTR_SPE_NR_ATTRS];
 	const char *names[RVCTR_SPE_NR_ATTRS];
 
-	rvctr_spe__attrs(attrs, names);
+	rvctr_spe__attrs(attrs, names, info->attr);
 	return writer_sink__open(info, attrs, names, RVCTR_SPE_NR_ATTRS, err, errlen);
 }
 
@@ -22,7 +22,8 @@ static int spe_sample(struct rvctr_sink *s, const struct rvctr_sample *smp)
 const struct rvctr_sink_ops rvctr_sink_spe = {
 	.name = "spe",
 	.help = "SPE-like per-branch samples (events branch, branch-miss; ip=source,\n"
-		"addr=target, weight=cycles, brstack=[this, previous])",
+		"addr=target, weight=cycles, brstack=[this, {0, previous target}],\n"
+		"as perf's SPE)",
 	.open = spe_open,
 	.build_id = writer_sink__build_id,
 	.comm = writer_sink__comm,

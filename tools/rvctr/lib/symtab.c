@@ -1,17 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ELF64 symbol table reader.  The whole image is checked before use: every
- * header, section and name offset is bounded by the image size.
+ * Symbols of mapped files through elfutils (libdwfl, libelf); see
+ * rvctr/symtab.h for the lookup order and the address translation.
  */
+#include <ctype.h>
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <elfutils/libdwfl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <rvctr/symtab.h>
 
-#define MAX_ELF_SIZE	(512u << 20)
+#define MAX_SEGS	64
+#define MAX_KALLSYMS	(64u << 20)	/* bytes of a kallsyms file */
 
 struct sym {
 	uint64_t addr, size;
@@ -19,51 +27,21 @@ struct sym {
 };
 
 struct rvctr_symtab {
-	unsigned char *img;
-	size_t len;
-	const Elf64_Ehdr *eh;
+	Dwfl_Callbacks cb;		/* dwfl keeps a pointer to it */
+	char *debug_path;		/* and to this */
+	Dwfl *dwfl;			/* owns the ELF files and symbol names */
+	uint16_t machine, type;
+	int kallsyms;
+	struct rvctr_segment segs[MAX_SEGS];
+	unsigned int nr_segs, exec_seg;
+	int has_exec;
 	struct sym *syms;
 	size_t nr;
+	char *names;			/* kallsyms: the names */
 	uint8_t build_id[20];
 	unsigned int build_id_len;
+	char *symbols_file;
 };
-
-static int in_image(const struct rvctr_symtab *t, uint64_t off, uint64_t len)
-{
-	return off <= t->len && len <= t->len - off;
-}
-
-static const Elf64_Shdr *shdr(const struct rvctr_symtab *t, unsigned int i)
-{
-	return (const Elf64_Shdr *)(t->img + t->eh->e_shoff) + i;
-}
-
-static int check_ehdr(struct rvctr_symtab *t, char *err, size_t errlen)
-{
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)t->img;
-
-	if (t->len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG)) {
-		snprintf(err, errlen, "not an ELF file");
-		return -1;
-	}
-	if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != ELFDATA2LSB) {
-		snprintf(err, errlen, "only 64-bit little-endian ELF is supported");
-		return -1;
-	}
-	t->eh = eh;
-	if ((eh->e_shnum && (eh->e_shentsize != sizeof(Elf64_Shdr) ||
-			     !in_image(t, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr)))) ||
-	    (eh->e_phnum && (eh->e_phentsize != sizeof(Elf64_Phdr) ||
-			     !in_image(t, eh->e_phoff, (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr))))) {
-		snprintf(err, errlen, "corrupt ELF: section or program headers outside the file");
-		return -1;
-	}
-	if (eh->e_shoff % 8 || eh->e_phoff % 8) {
-		snprintf(err, errlen, "corrupt ELF: misaligned headers");
-		return -1;
-	}
-	return 0;
-}
 
 static int cmp_sym(const void *a, const void *b)
 {
@@ -72,141 +50,238 @@ static int cmp_sym(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-static int load_symbols(struct rvctr_symtab *t, const Elf64_Shdr *sh)
-{
-	const Elf64_Shdr *strs;
-	size_t n, i;
-
-	if (sh->sh_link >= t->eh->e_shnum || sh->sh_entsize != sizeof(Elf64_Sym) ||
-	    !in_image(t, sh->sh_offset, sh->sh_size) || sh->sh_offset % 8)
-		return -1;
-	strs = shdr(t, sh->sh_link);
-	if (!in_image(t, strs->sh_offset, strs->sh_size) || !strs->sh_size ||
-	    t->img[strs->sh_offset + strs->sh_size - 1])
-		return -1;
-	n = sh->sh_size / sizeof(Elf64_Sym);
-	t->syms = calloc(n ? n : 1, sizeof(*t->syms));
-	if (!t->syms)
-		return -1;
-	for (i = 0; i < n; i++) {
-		const Elf64_Sym *s = (const Elf64_Sym *)(t->img + sh->sh_offset) + i;
-
-		if (ELF64_ST_TYPE(s->st_info) != STT_FUNC || !s->st_value ||
-		    s->st_name >= strs->sh_size)
-			continue;
-		t->syms[t->nr].addr = s->st_value;
-		t->syms[t->nr].size = s->st_size;
-		t->syms[t->nr].name = (const char *)t->img + strs->sh_offset + s->st_name;
-		t->nr++;
-	}
-	qsort(t->syms, t->nr, sizeof(*t->syms), cmp_sym);
-	return 0;
-}
-
-static void find_build_id(struct rvctr_symtab *t, const Elf64_Shdr *sh)
-{
-	uint64_t off = sh->sh_offset, end;
-
-	if (!in_image(t, sh->sh_offset, sh->sh_size))
-		return;
-	end = sh->sh_offset + sh->sh_size;
-	while (end - off >= sizeof(Elf64_Nhdr)) {
-		Elf64_Nhdr nh;
-		uint64_t name = (off + sizeof(nh)), desc;
-
-		memcpy(&nh, t->img + off, sizeof(nh));
-		desc = name + ((nh.n_namesz + 3ULL) & ~3ULL);
-		if (desc > end || nh.n_descsz > end - desc)
-			return;
-		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-		    !memcmp(t->img + name, "GNU", 4) && nh.n_descsz <= 20) {
-			memcpy(t->build_id, t->img + desc, nh.n_descsz);
-			t->build_id_len = nh.n_descsz;
-			return;
-		}
-		off = desc + ((nh.n_descsz + 3ULL) & ~3ULL);
-	}
-}
-
-static int scan_sections(struct rvctr_symtab *t)
-{
-	const Elf64_Shdr *symtab = NULL, *dynsym = NULL;
-	unsigned int i;
-
-	for (i = 0; i < t->eh->e_shnum; i++) {
-		const Elf64_Shdr *sh = shdr(t, i);
-
-		if (sh->sh_type == SHT_SYMTAB)
-			symtab = sh;
-		else if (sh->sh_type == SHT_DYNSYM)
-			dynsym = sh;
-		else if (sh->sh_type == SHT_NOTE && !t->build_id_len)
-			find_build_id(t, sh);
-	}
-	if (symtab || dynsym)
-		return load_symbols(t, symtab ? symtab : dynsym);
-	return 0;
-}
-
-struct rvctr_symtab *rvctr_symtab__parse(const void *buf, size_t len, char *err, size_t errlen)
-{
-	struct rvctr_symtab *t = calloc(1, sizeof(*t));
-
-	if (!t || !(t->img = malloc(len ? len : 1))) {
-		free(t);
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
-	memcpy(t->img, buf, len);
-	t->len = len;
-	if (check_ehdr(t, err, errlen))
-		goto fail;
-	if (scan_sections(t)) {
-		snprintf(err, errlen, "corrupt ELF symbol table");
-		goto fail;
-	}
-	return t;
-fail:
-	rvctr_symtab__delete(t);
-	return NULL;
-}
-
-struct rvctr_symtab *rvctr_symtab__load(const char *path, char *err, size_t errlen)
-{
-	struct rvctr_symtab *t = NULL;
-	FILE *f = fopen(path, "rb");
-	unsigned char *buf = NULL;
-	long len;
-
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || (unsigned long)len > MAX_ELF_SIZE ||
-	    fseek(f, 0, SEEK_SET)) {
-		snprintf(err, errlen, "%s: cannot size the file (or larger than %u MB)", path,
-			 MAX_ELF_SIZE >> 20);
-		goto out;
-	}
-	buf = malloc(len ? len : 1);
-	if (!buf || fread(buf, 1, len, f) != (size_t)len) {
-		snprintf(err, errlen, "%s: read error", path);
-		goto out;
-	}
-	t = rvctr_symtab__parse(buf, len, err, errlen);
-out:
-	free(buf);
-	fclose(f);
-	return t;
-}
-
 void rvctr_symtab__delete(struct rvctr_symtab *t)
 {
 	if (!t)
 		return;
+	if (t->dwfl)
+		dwfl_end(t->dwfl);
 	free(t->syms);
-	free(t->img);
+	free(t->names);
+	free(t->debug_path);
+	free(t->symbols_file);
 	free(t);
+}
+
+/* parse(): an image from memory has no debug file to look for */
+static int no_debuginfo(Dwfl_Module *mod, void **user, const char *modname, Dwarf_Addr base,
+			const char *file, const char *debuglink, GElf_Word crc, char **name)
+{
+	(void)mod, (void)user, (void)modname, (void)base, (void)file, (void)debuglink;
+	(void)crc, (void)name;
+	return -1;
+}
+
+static int read_segments(struct rvctr_symtab *t, Elf *elf)
+{
+	size_t n, i;
+
+	if (elf_getphdrnum(elf, &n))
+		return 0;	/* no program headers: no segments */
+	for (i = 0; i < n && t->nr_segs < MAX_SEGS; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if ((ph.p_flags & PF_X) && !t->has_exec) {
+			t->has_exec = 1;
+			t->exec_seg = t->nr_segs;
+		}
+		t->segs[t->nr_segs++] = (struct rvctr_segment){
+			.vaddr = ph.p_vaddr, .offset = ph.p_offset,
+			.filesz = ph.p_filesz, .memsz = ph.p_memsz,
+		};
+	}
+	return 0;
+}
+
+static int read_symbols(struct rvctr_symtab *t, Dwfl_Module *mod, Elf *main_elf)
+{
+	int n = dwfl_module_getsymtab(mod), i;
+	const char *debugfile = NULL, *mainfile = NULL;
+	Elf *from = NULL;
+
+	if (n <= 0)
+		return 0;	/* no symbols at all: addresses are shown */
+	t->syms = calloc(n, sizeof(*t->syms));
+	if (!t->syms)
+		return -1;
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		Elf *elf;
+		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, &elf, NULL);
+
+		if (!name || !*name || GELF_ST_TYPE(sym.st_info) != STT_FUNC || !addr ||
+		    shndx == SHN_UNDEF)
+			continue;
+		t->syms[t->nr++] = (struct sym){ .addr = addr, .size = sym.st_size, .name = name };
+		from = elf;
+	}
+	qsort(t->syms, t->nr, sizeof(*t->syms), cmp_sym);
+	dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, &mainfile, &debugfile);
+	if (from && from != main_elf && debugfile)
+		t->symbols_file = strdup(debugfile);
+	return 0;
+}
+
+/* Report @fd (consumed) as the module; its ELF virtual addresses are kept. */
+static struct rvctr_symtab *load_fd(int fd, const char *path, const char *debug_path,
+				    int find_debug, char *err, size_t errlen)
+{
+	struct rvctr_symtab *t = calloc(1, sizeof(*t));
+	const unsigned char *bits;
+	Dwfl_Module *mod;
+	GElf_Addr bias, vaddr;
+	GElf_Ehdr eh;
+	Elf *elf;
+	int len;
+
+	if (!t || (debug_path && !(t->debug_path = strdup(debug_path)))) {
+		close(fd);
+		free(t);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	t->cb.find_elf = dwfl_build_id_find_elf;
+	t->cb.find_debuginfo = find_debug ? dwfl_standard_find_debuginfo : no_debuginfo;
+	t->cb.debuginfo_path = t->debug_path ? &t->debug_path : NULL;
+	t->dwfl = dwfl_begin(&t->cb);
+	if (!t->dwfl) {
+		close(fd);
+		goto fail_dwfl;
+	}
+	/* ET_DYN at base 0 relative to its p_vaddr: module addresses are ELF vaddrs */
+	mod = dwfl_report_elf(t->dwfl, path, path, fd, 0, true);
+	if (!mod) {
+		close(fd);
+		goto fail_dwfl;
+	}
+	dwfl_report_end(t->dwfl, NULL, NULL);
+	elf = dwfl_module_getelf(mod, &bias);
+	if (!elf || !gelf_getehdr(elf, &eh))
+		goto fail_dwfl;
+	t->machine = eh.e_machine;
+	t->type = eh.e_type;
+	if (read_segments(t, elf))
+		goto fail_dwfl;
+	len = dwfl_module_build_id(mod, &bits, &vaddr);
+	if (len > 0 && len <= 20) {
+		memcpy(t->build_id, bits, len);
+		t->build_id_len = len;
+	}
+	if (read_symbols(t, mod, elf)) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		rvctr_symtab__delete(t);
+		return NULL;
+	}
+	return t;
+fail_dwfl:
+	snprintf(err, errlen, "%s: %s", path, dwfl_errmsg(-1));
+	rvctr_symtab__delete(t);
+	return NULL;
+}
+
+struct rvctr_symtab *rvctr_symtab__load(const char *path, const char *debug_path,
+					char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		close(fd);
+		return NULL;
+	}
+	return load_fd(fd, path, debug_path, 1, err, errlen);
+}
+
+struct rvctr_symtab *rvctr_symtab__parse(const void *buf, size_t len, char *err, size_t errlen)
+{
+	int fd = memfd_create("rvctr-elf", MFD_CLOEXEC);
+	size_t done = 0;
+
+	if (fd < 0) {
+		snprintf(err, errlen, "memfd_create: %s", strerror(errno));
+		return NULL;
+	}
+	while (done < len) {
+		ssize_t n = write(fd, (const char *)buf + done, len - done);
+
+		if (n <= 0) {
+			snprintf(err, errlen, "memfd: %s", strerror(errno));
+			close(fd);
+			return NULL;
+		}
+		done += n;
+	}
+	return load_fd(fd, "[memory]", NULL, 0, err, errlen);
+}
+
+struct rvctr_symtab *rvctr_symtab__load_kallsyms(const char *path, char *err, size_t errlen)
+{
+	struct rvctr_symtab *t = calloc(1, sizeof(*t));
+	FILE *f = fopen(path, "r");
+	size_t cap = 0, used = 0, names_cap = 0;
+	char line[512];
+
+	if (!t || !f) {
+		snprintf(err, errlen, "%s: %s", path, t ? strerror(errno) : "out of memory");
+		goto fail;
+	}
+	t->kallsyms = 1;
+	while (fgets(line, sizeof(line), f)) {
+		char type, name[256];
+		unsigned long long addr;
+		size_t n;
+
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3) {
+			snprintf(err, errlen, "%s: not a kallsyms file", path);
+			goto fail;
+		}
+		if (tolower((unsigned char)type) != 't' || !addr)
+			continue;
+		n = strlen(name) + 1;
+		if (used + n > MAX_KALLSYMS) {
+			snprintf(err, errlen, "%s: larger than %u MB", path, MAX_KALLSYMS >> 20);
+			goto fail;
+		}
+		if (t->nr == cap) {
+			struct sym *s = realloc(t->syms, (cap = cap ? 2 * cap : 4096) * sizeof(*s));
+
+			if (!s)
+				goto oom;
+			t->syms = s;
+		}
+		if (used + n > names_cap) {
+			char *p = realloc(t->names, names_cap = 2 * (used + n) + 65536);
+
+			if (!p)
+				goto oom;
+			t->names = p;
+		}
+		memcpy(t->names + used, name, n);
+		/* names are offsets until the pool stops moving */
+		t->syms[t->nr++] = (struct sym){ .addr = addr, .name = (const char *)(uintptr_t)used };
+		used += n;
+	}
+	for (size_t i = 0; i < t->nr; i++)
+		t->syms[i].name = t->names + (uintptr_t)t->syms[i].name;
+	qsort(t->syms, t->nr, sizeof(*t->syms), cmp_sym);
+	fclose(f);
+	return t;
+oom:
+	snprintf(err, errlen, "out of memory");
+fail:
+	if (f)
+		fclose(f);
+	rvctr_symtab__delete(t);
+	return NULL;
 }
 
 const char *rvctr_symtab__lookup(const struct rvctr_symtab *t, uint64_t addr, uint64_t *off)
@@ -233,6 +308,16 @@ const char *rvctr_symtab__lookup(const struct rvctr_symtab *t, uint64_t addr, ui
 	return s->name;
 }
 
+uint64_t rvctr_symtab__symbol(const struct rvctr_symtab *t, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		if (!strcmp(t->syms[i].name, name))
+			return t->syms[i].addr;
+	return 0;
+}
+
 size_t rvctr_symtab__nr_symbols(const struct rvctr_symtab *t)
 {
 	return t->nr;
@@ -240,7 +325,12 @@ size_t rvctr_symtab__nr_symbols(const struct rvctr_symtab *t)
 
 int rvctr_symtab__is_pie(const struct rvctr_symtab *t)
 {
-	return t->eh->e_type == ET_DYN;
+	return t->type == ET_DYN;
+}
+
+int rvctr_symtab__is_kallsyms(const struct rvctr_symtab *t)
+{
+	return t->kallsyms;
 }
 
 unsigned int rvctr_symtab__build_id(const struct rvctr_symtab *t, uint8_t *id)
@@ -251,17 +341,29 @@ unsigned int rvctr_symtab__build_id(const struct rvctr_symtab *t, uint8_t *id)
 
 int rvctr_symtab__exec_segment(const struct rvctr_symtab *t, struct rvctr_segment *seg)
 {
-	unsigned int i;
+	if (!t->has_exec)
+		return -1;
+	*seg = t->segs[t->exec_seg];
+	return 0;
+}
 
-	for (i = 0; i < t->eh->e_phnum; i++) {
-		const Elf64_Phdr *ph = (const Elf64_Phdr *)(t->img + t->eh->e_phoff) + i;
+/*
+ * A separate debug file keeps the program headers' offsets and addresses
+ * but shrinks p_filesz (objcopy --only-keep-debug, eu-strip -f): when no
+ * segment's file bytes hold @off, a segment's memory size may.
+ */
+int rvctr_symtab__offset_to_vaddr(const struct rvctr_symtab *t, uint64_t off, uint64_t *vaddr)
+{
+	unsigned int i, pass;
 
-		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
-			seg->vaddr = ph->p_vaddr;
-			seg->offset = ph->p_offset;
-			seg->filesz = ph->p_filesz;
-			seg->memsz = ph->p_memsz;
-			return 0;
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < t->nr_segs; i++) {
+			const struct rvctr_segment *s = &t->segs[i];
+
+			if (off >= s->offset && off - s->offset < (pass ? s->memsz : s->filesz)) {
+				*vaddr = off - s->offset + s->vaddr;
+				return 0;
+			}
 		}
 	}
 	return -1;
@@ -269,5 +371,145 @@ int rvctr_symtab__exec_segment(const struct rvctr_symtab *t, struct rvctr_segmen
 
 uint16_t rvctr_symtab__machine(const struct rvctr_symtab *t)
 {
-	return t->eh->e_machine;
+	return t->machine;
+}
+
+const char *rvctr_symtab__symbols_file(const struct rvctr_symtab *t)
+{
+	return t->symbols_file;
+}
+
+/* ---- finding the files ---- */
+
+int rvctr_symtab__is_kernel_name(const char *name)
+{
+	return !strncmp(name, "[kernel.kallsyms]", 17);
+}
+
+static void hex_id(char *out, const uint8_t *id, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i < len; i++)
+		sprintf(out + 2 * i, "%02x", id[i]);
+	out[2 * len] = 0;
+}
+
+static int is_file(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+/* Load @path if it is there and is the recorded file; else NULL. */
+static struct rvctr_symtab *try_file(const struct rvctr_symfind *f, const char *path,
+				     const char *debug_path, const uint8_t *id,
+				     unsigned int id_len, int *mismatch)
+{
+	struct rvctr_symtab *t;
+	char err[256];
+	uint8_t have[20];
+	unsigned int n;
+
+	if (!is_file(path))
+		return NULL;
+	t = rvctr_symtab__load(path, debug_path, err, sizeof(err));
+	if (!t)
+		return NULL;
+	n = rvctr_symtab__build_id(t, have);
+	if ((f->machine && t->machine != f->machine) ||
+	    (id_len && (n != id_len || memcmp(have, id, n)))) {
+		*mismatch = 1;
+		rvctr_symtab__delete(t);
+		return NULL;
+	}
+	return t;
+}
+
+static const char *buildid_dir(const struct rvctr_symfind *f, char *buf, size_t len)
+{
+	const char *home = getenv("HOME");
+
+	if (f->buildid_dir)
+		return f->buildid_dir;
+	if (getenv("PERF_BUILDID_DIR"))
+		return getenv("PERF_BUILDID_DIR");
+	snprintf(buf, len, "%s/.debug", home ? home : "");
+	return home ? buf : NULL;
+}
+
+static struct rvctr_symtab *find_kernel(const struct rvctr_symfind *f, const char *cache,
+					const char *hex, char *err, size_t errlen)
+{
+	struct rvctr_symtab *t = NULL;
+	char path[8192 + 64];
+
+	if (f->vmlinux)
+		return rvctr_symtab__load(f->vmlinux, NULL, err, errlen);
+	if (cache && *hex) {
+		snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/%s/kallsyms", cache, hex);
+		if (is_file(path))
+			return rvctr_symtab__load_kallsyms(path, err, errlen);
+	}
+	if (f->kallsyms)
+		return rvctr_symtab__load_kallsyms(f->kallsyms, err, errlen);
+	if (f->symfs && *f->symfs) {
+		snprintf(path, sizeof(path), "%s/proc/kallsyms", f->symfs);
+		t = rvctr_symtab__load_kallsyms(path, err, errlen);
+	} else {
+		snprintf(err, errlen, "kernel: no --vmlinux, --kallsyms or --symfs");
+	}
+	return t;
+}
+
+struct rvctr_symtab *rvctr_symtab__find(const struct rvctr_symfind *f, const char *name,
+					const uint8_t *id, unsigned int id_len, int *mismatch,
+					char *err, size_t errlen)
+{
+	const char *symfs = f->symfs ? f->symfs : "";
+	char hex[41] = "", cache_buf[4096], path[8192 + 64], debug_path[8192];
+	const char *cache = buildid_dir(f, cache_buf, sizeof(cache_buf));
+	struct rvctr_symtab *t = NULL;
+
+	*mismatch = 0;
+	if (id_len > 20)
+		id_len = 20;
+	hex_id(hex, id, id_len);
+	if (rvctr_symtab__is_kernel_name(name))
+		return find_kernel(f, cache, hex, err, errlen);
+	/* debug files: the system's (under symfs), then elfutils' defaults */
+	snprintf(debug_path, sizeof(debug_path), "+:.debug:%s/usr/lib/debug", symfs);
+	if (id_len && cache) {
+		snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/elf", cache, hex, hex + 2);
+		t = try_file(f, path, debug_path, id, id_len, mismatch);
+		if (!t) {
+			snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s", cache, hex, hex + 2);
+			t = try_file(f, path, debug_path, id, id_len, mismatch);
+		}
+	}
+	if (!t && name[0] == '/') {
+		snprintf(path, sizeof(path), "%s%s", symfs, name);
+		t = try_file(f, path, debug_path, id, id_len, mismatch);
+	}
+	if (!t && id_len) {
+		snprintf(path, sizeof(path), "%s/usr/lib/debug/.build-id/%.2s/%s", symfs, hex,
+			 hex + 2);
+		t = try_file(f, path, debug_path, id, id_len, mismatch);
+		if (!t) {
+			strcat(path, ".debug");
+			t = try_file(f, path, debug_path, id, id_len, mismatch);
+		}
+		if (!t && cache) {
+			snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/debug", cache, hex,
+				 hex + 2);
+			t = try_file(f, path, debug_path, id, id_len, mismatch);
+		}
+	}
+	if (!t)
+		snprintf(err, errlen, "%s: %s", name,
+			 *mismatch ? "only files with another build id or machine" : "not found");
+	else
+		*mismatch = 0;
+	return t;
 }

@@ -19,6 +19,8 @@ done_testing() { echo "1..$T_N"; [ "$T_FAIL" -eq 0 ]; }
 T_DIR=$(mktemp -d "${TMPDIR:-/tmp}/rvctr-test.XXXXXX")
 T_LOG=$T_DIR/log
 trap 'rm -rf "$T_DIR"' EXIT
+# perf's build-id cache (rvctr looks there first): the test's own, never ~/.debug
+export PERF_BUILDID_DIR=$T_DIR/buildid-cache
 
 # build_loop OUT: the riscv64 test program (static, fixed addresses; DWARF 4,
 # since AutoFDO 0.19 reads no DWARF 5 range lists)
@@ -66,3 +68,79 @@ gen_snapshots() {
 		}
 	}'
 }
+
+# ---- position-independent binaries in synthetic perf.data (pie.sh, lookup.sh)
+OBJDUMP=${CROSS_COMPILE:-riscv64-linux-gnu-}objdump
+
+# exec_load BINARY: "OFFSET VADDR MEMSZ" of the executable PT_LOAD
+exec_load() {
+	readelf -lW "$1" | awk '$1 == "LOAD" && $0 ~ / R E | RWE / { print $2, $3, $6; exit }'
+}
+build_id() { readelf -nW "$1" | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p'; }
+sym_addr() { "${CROSS_COMPILE:-riscv64-linux-gnu-}nm" "$1" | awk -v s="$2" '$3 == s { print $1 }'; }
+# random_base pie|shared: a page the kernel could put a PIE (2/3 of Sv39's
+# TASK_SIZE) or a library (below the mmap base) at
+random_base() {
+	if [ "$1" = pie ]; then
+		echo $((0x2aaaaaa000 + (RANDOM * 32768 + RANDOM) % 0x40000 * 0x1000))
+	else
+		echo $((0x3f80000000 - (RANDOM * 32768 + RANDOM) % 0x40000 * 0x1000))
+	fi
+}
+
+# describe BINARY NAME BASE COUNT SEED: the synthetic recording of
+# work()'s loop in BINARY, recorded as NAME, its text mapped at BASE + its
+# page; a decoy library mapped elsewhere.
+describe() {
+	local bin=$1 name=$2 base=$3 off vaddr memsz start
+	read -r off vaddr memsz < <(exec_load "$bin")
+	start=$((base + (vaddr & ~0xfff)))
+	echo "buildid $name $(build_id "$bin")"
+	echo "comm 4242 loop"
+	echo "mmap 4242 0x3fa0001000 0x100000 0x1000 /usr/lib/riscv64-linux-gnu/libdecoy.so"
+	printf 'mmap 4242 %#x %#x %#x %s\n' "$start" \
+		$(((vaddr + memsz + 0xfff) / 0x1000 * 0x1000 - (vaddr & ~0xfff))) $((off & ~0xfff)) "$name"
+	# in bash: awk's numbers are doubles and mawk prints 32 bits of hex
+	local s e i it f t type misp line ent
+	RANDOM=$5
+	for ((s = 0; s < $4; s++)); do
+		i=$((RANDOM % 1000 + 16))
+		printf -v line 'sample 4242 %#x' $((base + 0x$T2))
+		for ((e = 0; e < 16; e++)); do
+			it=$((i - e))
+			if ((it % 3 == 0)); then
+				f=0x$B1 t=0x$T1 type=1
+			else
+				f=0x$B2 t=0x$T2 type=2
+			fi
+			misp=$((type == 1 && it % 9 == 0))
+			printf -v ent ' %#x/%#x/%d/%d/%d' $((base + f)) $((base + t)) $type $misp \
+				$((3 + it % 7))
+			line+=$ent
+		done
+		echo "$line"
+	done
+}
+
+# work_branches BINARY: like loop_addrs for any compiler's work(): B2 T2
+# the loop's back edge (the last backward branch or jump), B1 T1 the first
+# conditional branch inside the loop.
+work_branches() {
+	local a m t dis
+	B1= T1= B2= T2=
+	dis=$("$OBJDUMP" -d --no-show-raw-insn "$1" | awk '/<work>:/,/^$/' |
+		awk '$2 ~ /^(j|b[a-z]*)$/ && $NF ~ /</ { sub(":", "", $1); n = split($3, o, ",");
+			print $1, $2, o[n] }')
+	while read -r a m t; do
+		[ $((0x$t)) -lt $((0x$a)) ] && B2=$a T2=$t
+	done <<<"$dis"
+	[ -n "$B2" ] || return 1
+	while read -r a m t; do
+		if [ -z "$B1" ] && [ "$m" != j ] && [ $((0x$a)) -ge $((0x$T2)) ] &&
+		   [ $((0x$a)) -lt $((0x$B2)) ]; then
+			B1=$a T1=$t
+		fi
+	done <<<"$dis"
+	[ -n "$B1" ]
+}
+

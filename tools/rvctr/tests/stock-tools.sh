@@ -65,6 +65,8 @@ else
 	fi
 	check "SPE-like samples carry weight and a two-entry stack" \
 		grep -qE 'branch: +[0-9a-f]+ +[0-9]+ +[0-9a-f]+ 0x[0-9a-f]+/0x[0-9a-f]+/./-/-/[0-9]+/[A-Z]+ +0x' "$T_DIR/s.txt"
+	check "SPE-like stack entry 1 is {0, previous target} as perf's SPE synthesis writes it" \
+		grep -qE '/[A-Z]+ +0x0/0x[0-9a-f]+/-/-/-/0/' "$T_DIR/s.txt"
 fi
 
 if ! have create_llvm_prof; then

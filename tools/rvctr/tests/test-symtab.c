@@ -7,7 +7,7 @@
 
 #include "tests.h"
 
-/* ehdr | phdr | note | symbols | strtab | shstr | shdrs(null, note, symtab, strtab) */
+/* ehdr | phdr | note | symbols | strtab | shstrtab | shdrs(null, note, symtab, strtab, shstrtab) */
 struct image {
 	Elf64_Ehdr eh;
 	Elf64_Phdr ph;
@@ -16,17 +16,22 @@ struct image {
 	uint8_t build_id[20];
 	Elf64_Sym syms[4];
 	char strtab[32];
-	Elf64_Shdr sh[4];
+	char shstrtab[48];
+	Elf64_Shdr sh[5];
 };
 
 static void build(struct image *im, uint16_t type)
 {
 	static const char strs[32] = "\0work\0main\0data";
+	static const char shstrs[48] = "\0.note.gnu.build-id\0.symtab\0.strtab\0.shstrtab";
 
 	memset(im, 0, sizeof(*im));
 	memcpy(im->eh.e_ident, ELFMAG, SELFMAG);
 	im->eh.e_ident[EI_CLASS] = ELFCLASS64;
 	im->eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	im->eh.e_ident[EI_VERSION] = EV_CURRENT;
+	im->eh.e_version = EV_CURRENT;
+	im->eh.e_ehsize = sizeof(Elf64_Ehdr);
 	im->eh.e_type = type;
 	im->eh.e_machine = EM_RISCV;
 	im->eh.e_phoff = offsetof(struct image, ph);
@@ -34,27 +39,33 @@ static void build(struct image *im, uint16_t type)
 	im->eh.e_phnum = 1;
 	im->eh.e_shoff = offsetof(struct image, sh);
 	im->eh.e_shentsize = sizeof(Elf64_Shdr);
-	im->eh.e_shnum = 4;
+	im->eh.e_shnum = 5;
+	im->eh.e_shstrndx = 4;
 	im->ph = (Elf64_Phdr){ .p_type = PT_LOAD, .p_flags = PF_R | PF_X, .p_vaddr = 0x10000,
 			       .p_offset = 0, .p_filesz = 0x2000, .p_memsz = 0x2000 };
 	im->nh = (Elf64_Nhdr){ .n_namesz = 4, .n_descsz = 20, .n_type = NT_GNU_BUILD_ID };
 	memcpy(im->note_name, "GNU", 4);
 	for (int i = 0; i < 20; i++)
 		im->build_id[i] = 0xa0 + i;
-	im->syms[1] = (Elf64_Sym){ .st_name = 1, .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC),
+	im->syms[1] = (Elf64_Sym){ .st_name = 1, .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC), .st_shndx = 1,
 				   .st_value = 0x10632, .st_size = 0x26 };
-	im->syms[2] = (Elf64_Sym){ .st_name = 6, .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC),
+	im->syms[2] = (Elf64_Sym){ .st_name = 6, .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC), .st_shndx = 1,
 				   .st_value = 0x10658, .st_size = 0x10 };
 	im->syms[3] = (Elf64_Sym){ .st_name = 11, .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_OBJECT),
 				   .st_value = 0x10660, .st_size = 8 };
 	memcpy(im->strtab, strs, sizeof(strs));
-	im->sh[1] = (Elf64_Shdr){ .sh_type = SHT_NOTE, .sh_offset = offsetof(struct image, nh),
+	memcpy(im->shstrtab, shstrs, sizeof(shstrs));
+	im->sh[1] = (Elf64_Shdr){ .sh_name = 1, .sh_type = SHT_NOTE, .sh_flags = SHF_ALLOC, .sh_offset = offsetof(struct image, nh),
 				  .sh_size = sizeof(Elf64_Nhdr) + 4 + 20 };
-	im->sh[2] = (Elf64_Shdr){ .sh_type = SHT_SYMTAB, .sh_offset = offsetof(struct image, syms),
+	im->sh[2] = (Elf64_Shdr){ .sh_name = 20, .sh_type = SHT_SYMTAB, .sh_info = 1, .sh_offset = offsetof(struct image, syms),
 				  .sh_size = sizeof(im->syms), .sh_link = 3,
 				  .sh_entsize = sizeof(Elf64_Sym) };
-	im->sh[3] = (Elf64_Shdr){ .sh_type = SHT_STRTAB, .sh_offset = offsetof(struct image, strtab),
+	im->sh[3] = (Elf64_Shdr){ .sh_name = 28, .sh_type = SHT_STRTAB,
+				  .sh_offset = offsetof(struct image, strtab),
 				  .sh_size = sizeof(im->strtab) };
+	im->sh[4] = (Elf64_Shdr){ .sh_name = 36, .sh_type = SHT_STRTAB,
+				  .sh_offset = offsetof(struct image, shstrtab),
+				  .sh_size = sizeof(im->shstrtab) };
 }
 
 static void test_lookup(void)
@@ -69,6 +80,8 @@ static void test_lookup(void)
 	build(&im, ET_EXEC);
 	t = rvctr_symtab__parse(&im, sizeof(im), err, sizeof(err));
 	T_OK(t != NULL, "parses a small ELF");
+	if (!t)
+		printf("# %s\n", err);
 	if (!t)
 		return;
 	T_EQ(rvctr_symtab__nr_symbols(t), 2, "two functions (objects ignored)");
@@ -86,36 +99,53 @@ static void test_lookup(void)
 	rvctr_symtab__delete(t);
 }
 
+/* Symbols parsed from a damaged image: NULL, or how many were read. */
+static size_t nr_parsed(const struct image *im, size_t len)
+{
+	char err[256];
+	struct rvctr_symtab *t = rvctr_symtab__parse(im, len, err, sizeof(err));
+	size_t n = t ? rvctr_symtab__nr_symbols(t) : 0;
+
+	if (!t && !err[0])
+		n = 1000;	/* an error without a reason */
+	rvctr_symtab__delete(t);
+	return n;
+}
+
+/*
+ * Damaged images (elfutils reads them): an error with a reason, or a table
+ * without the damaged parts; never a crash or a read past the end (ASan).
+ */
 static void test_corrupt(void)
 {
-	struct image im;
 	struct rvctr_symtab *t;
+	struct image im;
 	char err[256];
 	size_t cut, bad = 0;
 
 	build(&im, ET_DYN);
 	im.sh[3].sh_offset = 1 << 30;
-	t = rvctr_symtab__parse(&im, sizeof(im), err, sizeof(err));
-	T_OK(!t, "string table outside the file is an error");
+	T_EQ(nr_parsed(&im, sizeof(im)), 0, "string table outside the file: no symbols");
 	build(&im, ET_DYN);
 	im.eh.e_shnum = 5000;
-	T_OK(!rvctr_symtab__parse(&im, sizeof(im), err, sizeof(err)),
-	     "section headers past the end are an error");
-	T_OK(strstr(err, "outside the file") != NULL, "with a reason");
+	T_EQ(nr_parsed(&im, sizeof(im)), 0, "section headers past the end: no symbols");
+	build(&im, ET_DYN);
+	memcpy(im.eh.e_ident, "\177ELG", 4);
+	err[0] = 0;
+	T_OK(!rvctr_symtab__parse(&im, sizeof(im), err, sizeof(err)) && strstr(err, "ELF"),
+	     "not an ELF file: an error that says so");
 	build(&im, ET_DYN);
 	im.syms[1].st_name = 4000;
 	t = rvctr_symtab__parse(&im, sizeof(im), err, sizeof(err));
-	T_EQ(t ? rvctr_symtab__nr_symbols(t) : 99, 1, "symbol with a name past the table dropped");
+	T_OK(!t || !rvctr_symtab__lookup(t, 0x1064c, NULL),
+	     "symbol with a name past the table never returned");
 	rvctr_symtab__delete(t);
-	/* every truncation: an error or a smaller table, never a read past the end */
+	/* every truncation: an error or fewer symbols, never a read past the end */
 	build(&im, ET_DYN);
-	for (cut = 0; cut < sizeof(im); cut++) {
-		t = rvctr_symtab__parse(&im, cut, err, sizeof(err));
-		if (t && cut < offsetof(struct image, sh))
+	for (cut = 0; cut < sizeof(im); cut++)
+		if (nr_parsed(&im, cut) > (cut < offsetof(struct image, sh) + sizeof(im.sh) ? 0 : 2))
 			bad++;
-		rvctr_symtab__delete(t);
-	}
-	T_EQ(bad, 0, "truncated images without section headers are rejected");
+	T_EQ(bad, 0, "truncated images: no symbols read from bytes that are not there");
 }
 
 int main(void)

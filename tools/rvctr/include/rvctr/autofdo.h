@@ -6,8 +6,13 @@
  *   <number of addresses>     then lines  <addr>:<count>
  *   <number of branches>      then lines  <from>-><to>:<count>
  *
- * addresses in hex without 0x, relative to one binary (its file offsets,
- * as AutoFDO's own perf.data reader computes them).  A range is the
+ * addresses in hex without 0x, in the binary's address space as
+ * create_llvm_prof symbolizes it: file offsets for ET_EXEC (AutoFDO adds the
+ * load address back), ELF virtual addresses for ET_DYN (PIEs, shared
+ * libraries).  AutoFDO's own perf.data reader gives file offsets for both;
+ * those are the virtual addresses only where text has p_vaddr == p_offset
+ * (GNU ld), so AutoFDO 0.19 gets no profile from the perf.data of an lld
+ * PIE, and does from our text.  A range is the
  * straight-line code between two consecutive taken branches of one stack:
  * from the older branch's target to the newer branch's source.  Counting
  * follows AutoFDO's reader, so a text profile and the perf.data it came
@@ -23,13 +28,19 @@
 struct rvctr_afdo;
 
 /*
- * Map a runtime address to the binary's address space: returns 0 and sets
+ * Map a runtime address to its file offset in the binary: returns 0 and sets
  * *out when @addr belongs to the binary, -1 otherwise.
  */
 typedef int (*rvctr_afdo_xlate_t)(void *ctx, uint64_t addr, uint64_t *out);
 
 struct rvctr_afdo *rvctr_afdo__new(void);
 void rvctr_afdo__delete(struct rvctr_afdo *a);
+/*
+ * The binary's file, so file offsets become the addresses AutoFDO wants
+ * (above); without it, file offsets are written (right for ET_EXEC and GNU
+ * ld's ET_DYN).  0, or -1 with @err.
+ */
+int rvctr_afdo__set_binary(struct rvctr_afdo *a, const char *path, char *err, size_t errlen);
 /* Add one sample: its ip and branch stack (entry 0 newest).  0 or -1 (ENOMEM). */
 int rvctr_afdo__add(struct rvctr_afdo *a, uint64_t ip, const struct perf_branch_entry *br,
 		    uint64_t nr, rvctr_afdo_xlate_t xlate, void *ctx);

@@ -18,12 +18,15 @@ struct rvctr_maps *rvctr_maps__new(void);
 void rvctr_maps__delete(struct rvctr_maps *m);
 /* 0, or -1 when full or out of memory. */
 int rvctr_maps__add(struct rvctr_maps *m, const struct rvctr_mmap *mm);
-/* The newest map of @pid holding @addr (any pid if @pid has none), or NULL. */
+/*
+ * The newest map of @pid holding @addr, else the newest map of any pid
+ * holding it (kernel maps are pid -1; a forked child has its parent's), or
+ * NULL.  O(log n) in the maps of @pid.  A newer map replaces the parts of
+ * older ones it overlaps, so the result may be a cut-down part of an
+ * older map (start and pgoff moved together).  Valid until the next add.
+ */
 const struct rvctr_map *rvctr_maps__find(struct rvctr_maps *m, uint32_t pid, uint64_t addr);
 unsigned int rvctr_maps__nr_dsos(const struct rvctr_maps *m);
 const char *rvctr_maps__dso_name(const struct rvctr_maps *m, unsigned int dso);
-/* The binary's own address for a runtime address inside @map: the same for
- * fixed-address (ET_EXEC) binaries, the file offset otherwise. */
-uint64_t rvctr_map__file_addr(const struct rvctr_map *map, uint64_t addr, int pie);
 
 #endif /* RVCTR_MAPS_H */

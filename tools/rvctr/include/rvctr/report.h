@@ -15,11 +15,16 @@ struct rvctr_report;
 /* @symfs: directory prefixed to mapped file names when loading symbols (or NULL). */
 struct rvctr_report *rvctr_report__new(const char *symfs);
 void rvctr_report__delete(struct rvctr_report *r);
+/* Where else to look for files (see rvctr/symtab.h); each may be NULL.
+ * The strings must outlive @r. */
+void rvctr_report__set_lookup(struct rvctr_report *r, const char *buildid_dir,
+			      const char *kallsyms, const char *vmlinux);
 int rvctr_report__mmap(struct rvctr_report *r, const struct rvctr_mmap *m);
 /*
  * What the recording knew about its files: symbols are only taken from a
- * local file whose build id matches (when one was recorded) and whose
- * machine matches @arch (HEADER_ARCH, may be NULL); others show addresses.
+ * file whose build id matches (when one was recorded) and whose machine
+ * matches @arch (HEADER_ARCH, may be NULL); others show addresses.
+ * Call both before the first sample.
  */
 void rvctr_report__set_arch(struct rvctr_report *r, const char *arch);
 int rvctr_report__build_id(struct rvctr_report *r, const struct rvctr_build_id *b);

@@ -1,7 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A small ELF64 (little-endian) reader: function symbols from .symtab (or
- * .dynsym), the GNU build id, the ELF type and the executable segment.
+ * The symbols of a mapped file, through elfutils: libdwfl reads the ELF
+ * file, finds its separate debug file (by build id, or .gnu_debuglink with
+ * its CRC) and picks the best symbol table (.symtab of the debug file or
+ * of the file, else .dynsym and .gnu_debugdata); libelf gives the load
+ * segments.  A kernel's symbols may also come from a kallsyms file.
+ *
+ * Addresses: a sample's runtime address goes to the map holding it
+ * (start, pgoff), to a file offset (addr - start + pgoff), to the PT_LOAD
+ * segment holding that offset, to an ELF virtual address (offset -
+ * p_offset + p_vaddr), to the symbol.  That is right for every layout:
+ * ET_EXEC, and ET_DYN (PIEs, shared libraries) as GNU ld lays them out
+ * (text at p_vaddr == p_offset) and as lld does (text at p_vaddr ==
+ * p_offset + 0x1000, the page after the read-only segment).
  */
 #ifndef RVCTR_SYMTAB_H
 #define RVCTR_SYMTAB_H
@@ -15,19 +26,81 @@ struct rvctr_segment {
 	uint64_t vaddr, offset, filesz, memsz;
 };
 
-struct rvctr_symtab *rvctr_symtab__load(const char *path, char *err, size_t errlen);
-/* Parse an image in memory (copied); for tests and fuzzing. */
+/*
+ * Load an ELF file; its symbols may come from a debug file found under
+ * @debug_path (elfutils' debuginfo_path syntax: ':'-separated directories,
+ * searched for .build-id/xx/rest.debug and debuglink names; NULL for
+ * elfutils' default "+:.debug:/usr/lib/debug").
+ */
+struct rvctr_symtab *rvctr_symtab__load(const char *path, const char *debug_path,
+					char *err, size_t errlen);
+/* Parse an image in memory (copied; no debug file); for tests and fuzzing. */
 struct rvctr_symtab *rvctr_symtab__parse(const void *buf, size_t len, char *err, size_t errlen);
+/* The text symbols of a /proc/kallsyms-format file (runtime addresses). */
+struct rvctr_symtab *rvctr_symtab__load_kallsyms(const char *path, char *err, size_t errlen);
 void rvctr_symtab__delete(struct rvctr_symtab *t);
 
 /* The function containing @addr (ELF virtual address), or NULL. */
 const char *rvctr_symtab__lookup(const struct rvctr_symtab *t, uint64_t addr, uint64_t *off);
+/* The address of the function called @name, or 0. */
+uint64_t rvctr_symtab__symbol(const struct rvctr_symtab *t, const char *name);
 size_t rvctr_symtab__nr_symbols(const struct rvctr_symtab *t);
 int rvctr_symtab__is_pie(const struct rvctr_symtab *t);
+/* A kallsyms table: addresses are runtime addresses. */
+int rvctr_symtab__is_kallsyms(const struct rvctr_symtab *t);
 /* Returns the build id length (0 if none); @id has room for 20 bytes. */
 unsigned int rvctr_symtab__build_id(const struct rvctr_symtab *t, uint8_t *id);
 /* The first executable PT_LOAD; 0 if found, -1 if none. */
 int rvctr_symtab__exec_segment(const struct rvctr_symtab *t, struct rvctr_segment *seg);
+/* The ELF virtual address of file offset @off, through the PT_LOAD holding
+ * it; 0, or -1 when no segment holds it. */
+int rvctr_symtab__offset_to_vaddr(const struct rvctr_symtab *t, uint64_t off, uint64_t *vaddr);
 uint16_t rvctr_symtab__machine(const struct rvctr_symtab *t);
+/* The file the symbols were read from (the debug file when one was used). */
+const char *rvctr_symtab__symbols_file(const struct rvctr_symtab *t);
+
+/*
+ * Where rvctr_symtab__find() looks, in this order, for a file recorded as
+ * NAME with build id ID (xx = its first byte in hex, rest = the others):
+ *
+ *   1. perf's build-id cache: BUILDID_DIR/.build-id/xx/rest/elf (the
+ *      layout of perf 4.x and later), or .../xx/rest when that is a file
+ *      (older perf); BUILDID_DIR is --buildid-dir, else $PERF_BUILDID_DIR,
+ *      else ~/.debug;
+ *   2. SYMFS/NAME (SYMFS is --symfs, default none: NAME itself), used only
+ *      when its build id is ID (when one was recorded);
+ *   3. SYMFS/usr/lib/debug/.build-id/xx/rest, the binary by build id as
+ *      elfutils' dwfl_build_id_find_elf looks it up;
+ *   4. a debug file alone: SYMFS/usr/lib/debug/.build-id/xx/rest.debug,
+ *      BUILDID_DIR/.build-id/xx/rest/debug.
+ *
+ * A file found in 1-3 without .symtab gets its symbols from its debug file,
+ * found by elfutils (dwfl_standard_find_debuginfo) under
+ * SYMFS/usr/lib/debug by build id, then by .gnu_debuglink (CRC checked) in
+ * the file's directory, its .debug/ and SYMFS/usr/lib/debug/DIR/; then
+ * from .dynsym.  The machine must be @machine (0: any).
+ *
+ * Kernel maps (NAME starting with "[kernel.kallsyms]"): VMLINUX (--vmlinux),
+ * perf's cache BUILDID_DIR/[kernel.kallsyms]/ID/kallsyms, KALLSYMS
+ * (--kallsyms), then SYMFS/proc/kallsyms when --symfs is given.
+ */
+struct rvctr_symfind {
+	const char *symfs;		/* NULL or "" for none */
+	const char *buildid_dir;	/* NULL: $PERF_BUILDID_DIR, else ~/.debug */
+	const char *kallsyms;		/* NULL: none */
+	const char *vmlinux;		/* NULL: none */
+	uint16_t machine;		/* EM_*, 0 for any */
+};
+
+/*
+ * Find and load the file recorded as @name.  NULL with @err when none is
+ * usable; *@mismatch is set when a file was there under @name but was not
+ * the recorded one (build id or machine).
+ */
+struct rvctr_symtab *rvctr_symtab__find(const struct rvctr_symfind *f, const char *name,
+					const uint8_t *id, unsigned int id_len, int *mismatch,
+					char *err, size_t errlen);
+/* Is @name the kernel's map ("[kernel.kallsyms]..." as perf names it)? */
+int rvctr_symtab__is_kernel_name(const char *name);
 
 #endif /* RVCTR_SYMTAB_H */

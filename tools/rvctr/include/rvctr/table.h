@@ -18,6 +18,7 @@ struct rvctr_counts {
 	uint64_t cycles_n;
 	uint32_t type;			/* PERF_BR_* of the last record */
 	uint32_t used;
+	uint32_t pid;			/* a pid the key was seen in (for symbols) */
 };
 
 struct rvctr_table;

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Test helper: write a branch-stack perf.data from a text description, so
+ * the integration tests can place binaries at the bases a real process
+ * would have.  Lines (numbers in C syntax, 0x for hex):
+ *
+ *   buildid FILENAME HEX             HEADER_BUILD_ID entry
+ *   comm PID NAME
+ *   mmap PID START LEN PGOFF FILENAME  an executable MMAP2
+ *   sample PID IP FROM/TO/TYPE/M/CYCLES ...   entries newest first (hex);
+ *                                    TYPE a PERF_BR_* number, M 1 mispredicted
+ *
+ * usage: synth-perf OUTPUT < description
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rvctr/perf_data.h>
+
+static int die(unsigned int line, const char *what)
+{
+	fprintf(stderr, "synth-perf: line %u: %s\n", line, what);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.sample_period = 10000,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			       PERF_SAMPLE_PERIOD | PERF_SAMPLE_BRANCH_STACK,
+		.branch_sample_type = PERF_SAMPLE_BRANCH_ANY,
+		.sample_id_all = 1, .mmap = 1, .mmap2 = 1, .comm = 1,
+	};
+	static struct perf_branch_entry br[RVCTR_MAX_BRANCHES];
+	static char line[65536];
+	const char *name = "cycles";
+	struct rvctr_writer *w;
+	unsigned int n = 0;
+	uint64_t time = 1;
+	char err[256];
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: synth-perf OUTPUT < description\n");
+		return 2;
+	}
+	w = rvctr_writer__open(argv[1], &a, &name, 1, err, sizeof(err));
+	if (!w) {
+		fprintf(stderr, "synth-perf: %s\n", err);
+		return 1;
+	}
+	rvctr_writer__set_arch(w, "riscv64");
+	while (fgets(line, sizeof(line), stdin)) {
+		char *save, *tok = strtok_r(line, " \t\n", &save);
+
+		n++;
+		if (!tok || *tok == '#')
+			continue;
+		if (!strcmp(tok, "buildid")) {
+			char *file = strtok_r(NULL, " \t\n", &save);
+			char *hex = strtok_r(NULL, " \t\n", &save);
+			uint8_t id[20];
+			unsigned int i, len = hex ? strlen(hex) / 2 : 0;
+
+			if (!file || !len || len > 20)
+				return die(n, "buildid FILENAME HEX");
+			for (i = 0; i < len; i++)
+				sscanf(hex + 2 * i, "%2hhx", &id[i]);
+			rvctr_writer__add_build_id(w, -1, PERF_RECORD_MISC_USER, file, id, len);
+		} else if (!strcmp(tok, "comm")) {
+			struct rvctr_comm c = { 0 };
+			char *pid = strtok_r(NULL, " \t\n", &save), *comm = strtok_r(NULL, " \t\n", &save);
+
+			if (!pid || !comm)
+				return die(n, "comm PID NAME");
+			c.pid = c.tid = strtoul(pid, NULL, 0);
+			snprintf(c.comm, sizeof(c.comm), "%s", comm);
+			rvctr_writer__comm(w, &c, time++);
+		} else if (!strcmp(tok, "mmap")) {
+			struct rvctr_mmap m = { .prot = 5, .flags = 2 };
+			char *f[5];
+			int i;
+
+			for (i = 0; i < 5; i++)
+				if (!(f[i] = strtok_r(NULL, " \t\n", &save)))
+					return die(n, "mmap PID START LEN PGOFF FILENAME");
+			m.pid = m.tid = strtoul(f[0], NULL, 0);
+			m.start = strtoull(f[1], NULL, 0);
+			m.len = strtoull(f[2], NULL, 0);
+			m.pgoff = strtoull(f[3], NULL, 0);
+			snprintf(m.filename, sizeof(m.filename), "%s", f[4]);
+			rvctr_writer__mmap2(w, &m, time++);
+		} else if (!strcmp(tok, "sample")) {
+			char *pid = strtok_r(NULL, " \t\n", &save), *ip = strtok_r(NULL, " \t\n", &save);
+			struct rvctr_sample s = { .period = 10000, .branches = br };
+
+			if (!pid || !ip)
+				return die(n, "sample PID IP ENTRIES...");
+			s.pid = s.tid = strtoul(pid, NULL, 0);
+			s.ip = strtoull(ip, NULL, 0);
+			s.time = time++;
+			while ((tok = strtok_r(NULL, " \t\n", &save))) {
+				struct perf_branch_entry *b = &br[s.nr_branches];
+				unsigned long long from, to;
+				unsigned int type, misp, cycles;
+
+				if (s.nr_branches == RVCTR_MAX_BRANCHES ||
+				    sscanf(tok, "%llx/%llx/%u/%u/%u", &from, &to, &type, &misp, &cycles) != 5)
+					return die(n, "entry FROM/TO/TYPE/M/CYCLES");
+				memset(b, 0, sizeof(*b));
+				b->from = from;
+				b->to = to;
+				b->type = type;
+				b->mispred = misp;
+				b->predicted = !misp;
+				b->cycles = cycles;
+				s.nr_branches++;
+			}
+			rvctr_writer__sample(w, &s);
+		} else {
+			return die(n, "unknown line");
+		}
+	}
+	if (rvctr_writer__close(w, err, sizeof(err))) {
+		fprintf(stderr, "synth-perf: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
