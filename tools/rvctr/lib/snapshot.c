@@ -136,7 +136,7 @@ static int parse_header(struct rvctr_snapshot_reader *r, const char *line,
 	}
 	if (!rest_blank(p))
 		return sfail(r, "unexpected text after the header fields");
-	if (rvctr_depth_encode(depth) < 0)
+	if (riscv_ctr_depth_encode(depth) < 0)
 		return sfail(r, "depth %llu is not one of 16, 32, 64, 128, 256",
 			     (unsigned long long)depth);
 	s->depth = depth;
