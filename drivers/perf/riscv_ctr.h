@@ -16,8 +16,11 @@
  * The caller, per hook:
  *   probe/remove        riscv_ctr_probe() after its struct pmu is set up
  *                       and before perf_pmu_register(): it sets
- *                       pmu->task_ctx_cache; riscv_ctr_remove() after
- *                       perf_pmu_unregister()
+ *                       pmu->task_ctx_cache, and returns NULL when the
+ *                       harts share no CTR depth, an ERR_PTR() on
+ *                       failure; riscv_ctr_remove() after
+ *                       perf_pmu_unregister(), with riscv_ctr_snapshot()
+ *                       no longer installed
  *   sysfs               riscv_ctr_caps_group() and riscv_ctr_depth_group()
  *                       into pmu->attr_groups; the format strings
  *                       RISCV_CTR_FORMAT_* into its format group
