@@ -8,10 +8,11 @@
  * used them, Linux 7.3 has the Sscsrind and Smcdeleg ones): the upstream
  * series puts the first block into asm/csr.h, the module force-includes
  * this file ahead of its kernel's asm/csr.h (drivers/perf/rvctr/Kbuild),
- * and userspace reaches it through tools/include/shim/asm/csr.h.  It
- * depends on <linux/const.h> only.  The decoders and everything built on
- * them are in drivers/perf/riscv_ctr_rec.h, shared by the kernel, the
- * tool and the host tests.
+ * and userspace reaches it through tools/include/shim/asm/csr.h.  Like
+ * asm/csr.h it depends on <linux/bits.h> only (userspace: the shim's), so
+ * the block can go into asm/csr.h as it is.  The decoders and everything
+ * built on them are in drivers/perf/riscv_ctr_rec.h, shared by the kernel,
+ * the tool and the host tests.
  *
  * Note: the v0.1.4 draft in the seeds has other CSR numbers and bit
  * positions; v1.0 is what hardware and QEMU 10 implement.
@@ -19,7 +20,7 @@
 #ifndef RVCTR_CTR_H
 #define RVCTR_CTR_H
 
-#include <linux/const.h>
+#include <linux/bits.h>
 
 /* ---- asm/csr.h: Smctr/Ssctr (CTR v1.0 chapter 2) ---- */
 
@@ -30,34 +31,34 @@
 #define CSR_MCTRCTL		0x34e
 
 /* xctrctl; the inhibit bit of a transfer type is 32 + its ctrdata.TYPE */
-#define CTRCTL_U_ENABLE		_BITULL(0)
-#define CTRCTL_S_ENABLE		_BITULL(1)
-#define CTRCTL_M_ENABLE		_BITULL(2)
-#define CTRCTL_RASEMU		_BITULL(7)
-#define CTRCTL_STE		_BITULL(8)
-#define CTRCTL_MTE		_BITULL(9)
-#define CTRCTL_BPFRZ		_BITULL(11)
-#define CTRCTL_LCOFIFRZ		_BITULL(12)
-#define CTRCTL_EXCINH		_BITULL(33)
-#define CTRCTL_INTRINH		_BITULL(34)
-#define CTRCTL_TRETINH		_BITULL(35)
-#define CTRCTL_NTBREN		_BITULL(36)
-#define CTRCTL_TKBRINH		_BITULL(37)
-#define CTRCTL_INDCALL_INH	_BITULL(40)
-#define CTRCTL_DIRCALL_INH	_BITULL(41)
-#define CTRCTL_INDJUMP_INH	_BITULL(42)
-#define CTRCTL_DIRJUMP_INH	_BITULL(43)
-#define CTRCTL_CORSWAP_INH	_BITULL(44)
-#define CTRCTL_RET_INH		_BITULL(45)
-#define CTRCTL_INDOJUMP_INH	_BITULL(46)
-#define CTRCTL_DIROJUMP_INH	_BITULL(47)
+#define CTRCTL_U_ENABLE		BIT_ULL(0)
+#define CTRCTL_S_ENABLE		BIT_ULL(1)
+#define CTRCTL_M_ENABLE		BIT_ULL(2)
+#define CTRCTL_RASEMU		BIT_ULL(7)
+#define CTRCTL_STE		BIT_ULL(8)
+#define CTRCTL_MTE		BIT_ULL(9)
+#define CTRCTL_BPFRZ		BIT_ULL(11)
+#define CTRCTL_LCOFIFRZ		BIT_ULL(12)
+#define CTRCTL_EXCINH		BIT_ULL(33)
+#define CTRCTL_INTRINH		BIT_ULL(34)
+#define CTRCTL_TRETINH		BIT_ULL(35)
+#define CTRCTL_NTBREN		BIT_ULL(36)
+#define CTRCTL_TKBRINH		BIT_ULL(37)
+#define CTRCTL_INDCALL_INH	BIT_ULL(40)
+#define CTRCTL_DIRCALL_INH	BIT_ULL(41)
+#define CTRCTL_INDJUMP_INH	BIT_ULL(42)
+#define CTRCTL_DIRJUMP_INH	BIT_ULL(43)
+#define CTRCTL_CORSWAP_INH	BIT_ULL(44)
+#define CTRCTL_RET_INH		BIT_ULL(45)
+#define CTRCTL_INDOJUMP_INH	BIT_ULL(46)
+#define CTRCTL_DIROJUMP_INH	BIT_ULL(47)
 
 /* sctrstatus */
-#define SCTRSTATUS_WRPTR_MASK	_AC(0xff, ULL)
-#define SCTRSTATUS_FROZEN	_BITULL(31)
+#define SCTRSTATUS_WRPTR_MASK	GENMASK_ULL(7, 0)
+#define SCTRSTATUS_FROZEN	BIT_ULL(31)
 
 /* sctrdepth: DEPTH (WARL) encodes 16 << DEPTH entries */
-#define SCTRDEPTH_MASK		_AC(0x7, ULL)
+#define SCTRDEPTH_MASK		GENMASK_ULL(2, 0)
 #define SCTRDEPTH_MIN		0	/* 16 entries */
 #define SCTRDEPTH_MAX		4	/* 256 entries */
 
@@ -66,12 +67,12 @@
 #define CTR_ENTRIES_LAST	0x2ff
 
 /* ctrsource, ctrtarget, ctrdata */
-#define CTRSOURCE_VALID		_BITULL(0)
-#define CTRTARGET_MISP		_BITULL(0)
-#define CTRDATA_TYPE_MASK	_AC(0xf, ULL)
-#define CTRDATA_CCV		_BITULL(15)
-#define CTRDATA_CCM_MASK	_AC(0xfff0000, ULL)
-#define CTRDATA_CCE_MASK	_AC(0xf0000000, ULL)
+#define CTRSOURCE_VALID		BIT_ULL(0)
+#define CTRTARGET_MISP		BIT_ULL(0)
+#define CTRDATA_TYPE_MASK	GENMASK_ULL(3, 0)
+#define CTRDATA_CCV		BIT_ULL(15)
+#define CTRDATA_CCM_MASK	GENMASK_ULL(27, 16)
+#define CTRDATA_CCE_MASK	GENMASK_ULL(31, 28)
 
 /* ctrdata.TYPE */
 #define CTRDATA_TYPE_NONE			0

@@ -36,10 +36,10 @@
  * longer one must be a whole '_'-separated token, optionally followed by
  * a version ("sscofpmf1p0").  Case-insensitive.
  */
-int rvctr_isa_has(const char *isa, __kernel_size_t len, const char *name);
+int rvctr_isa_has(const char *isa, size_t len, const char *name);
 
 /* The bits of NAMES[0..NR-1] that ISA has. */
-unsigned long rvctr_isa_exts(const char *isa, __kernel_size_t len,
+unsigned long rvctr_isa_exts(const char *isa, size_t len,
 			     const char *const *names, int nr);
 
 /*
@@ -48,7 +48,7 @@ unsigned long rvctr_isa_exts(const char *isa, __kernel_size_t len,
  * -EINVAL if the table is malformed (a node or an offset outside it, a
  * hart without exactly one ISA string), -ENOENT if it describes no hart.
  */
-int rvctr_rhct_exts(const void *table, __kernel_size_t len,
+int rvctr_rhct_exts(const void *table, size_t len,
 		    const char *const *names, int nr,
 		    unsigned long *ext, unsigned int *harts);
 

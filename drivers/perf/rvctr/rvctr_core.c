@@ -413,7 +413,7 @@ static unsigned long rvctr_running(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc)
  *
  * An interrupt can find none of our counters overflowed: one overflowed
  * with interrupts off and its event was removed (pmu->del) before they
- * came back on.  The trap froze CTR all the same: rvctr_ctr_spurious().
+ * came back on.  The trap froze CTR all the same: riscv_ctr_spurious().
  *
  * scountovf shows the OF bit of every counter, including those OpenSBI
  * parked with OF set, so it is masked with the counters in use.  It is

@@ -19,9 +19,9 @@ static int rvctr_isa_digit(int c)
 	return c >= '0' && c <= '9';
 }
 
-int rvctr_isa_has(const char *isa, __kernel_size_t len, const char *name)
+int rvctr_isa_has(const char *isa, size_t len, const char *name)
 {
-	__kernel_size_t i = 0, n = 0, j;
+	size_t i = 0, n = 0, j;
 
 	while (name[n])
 		n++;
@@ -44,7 +44,7 @@ int rvctr_isa_has(const char *isa, __kernel_size_t len, const char *name)
 		return 0;
 	/* Multi-letter extensions, one per '_'-separated token. */
 	while (i < len && isa[i] == '_') {
-		__kernel_size_t t = ++i;
+		size_t t = ++i;
 
 		while (i < len && isa[i] && isa[i] != '_')
 			i++;
@@ -65,7 +65,7 @@ int rvctr_isa_has(const char *isa, __kernel_size_t len, const char *name)
 	return 0;
 }
 
-unsigned long rvctr_isa_exts(const char *isa, __kernel_size_t len,
+unsigned long rvctr_isa_exts(const char *isa, size_t len,
 			     const char *const *names, int nr)
 {
 	unsigned long ext = 0;
@@ -86,7 +86,7 @@ static u32 rvctr_le(const u8 *p, int bytes)
 	return v;
 }
 
-int rvctr_rhct_exts(const void *table, __kernel_size_t len,
+int rvctr_rhct_exts(const void *table, size_t len,
 		    const char *const *names, int nr,
 		    unsigned long *ext, unsigned int *harts)
 {

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* The UAPI <linux/types.h> plus the kernel's short integer types and bool. */
+/* The UAPI <linux/types.h> plus what the kernel's adds: u8..s64, bool, size_t. */
 #ifndef RVCTR_SHIM_LINUX_TYPES_H
 #define RVCTR_SHIM_LINUX_TYPES_H
 
 #include_next <linux/types.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 typedef __u8 u8;
 typedef __u16 u16;
