@@ -18,7 +18,7 @@
 #ifndef RVCTR_XS_HPM_H
 #define RVCTR_XS_HPM_H
 
-#include <rvctr/ctr.h>
+#include <rvctr/hpm.h>
 
 /* marchid of XiangShan in the RISC-V architecture id registry */
 #define RVCTR_XS_MARCHID	25

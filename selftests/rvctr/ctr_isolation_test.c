@@ -151,9 +151,9 @@ static int raw_records_of(const char *buf, void (*fn)(long))
 
 	for (line = strchr(buf, '\n'); line; line = strchr(line + 1, '\n'))
 		if (sscanf(line + 1, "%d %llx %llx %llx", &idx, &src, &tgt, &data) == 4 &&
-		    rvctr_entry_valid(src) &&
-		    (in_fn(rvctr_entry_source(src), fn) ||
-		     in_fn(rvctr_entry_target(tgt), fn)))
+		    riscv_ctr_valid(src) &&
+		    (in_fn(riscv_ctr_from(src), fn) ||
+		     in_fn(riscv_ctr_to(tgt), fn)))
 			n++;
 	return n;
 }

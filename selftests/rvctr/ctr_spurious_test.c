@@ -139,7 +139,7 @@ TEST(overflow_inside_a_disable_leaves_no_interrupt)
 	ASSERT_LE(0, cpu_fd) TH_LOG("CPU-wide event: %s", strerror(errno));
 	st = raw_status();
 	ASSERT_LE(0, st);
-	ASSERT_EQ(0, st & RVCTR_STATUS_FROZEN);
+	ASSERT_EQ(0, st & SCTRSTATUS_FROZEN);
 
 	/* User and kernel instructions of this task, sampling. */
 	fd = open_event(PERF_COUNT_HW_INSTRUCTIONS, -1, 0, 1ULL << 40);
@@ -185,7 +185,7 @@ TEST(overflow_inside_a_disable_leaves_no_interrupt)
 		}
 		st = raw_status();
 		ASSERT_LE(0, st);
-		if (st & RVCTR_STATUS_FROZEN) {
+		if (st & SCTRSTATUS_FROZEN) {
 			if (!frozen)
 				TH_LOG("period %llu: sctrstatus %#llx after the trial",
 				       (unsigned long long)p, st);

@@ -19,7 +19,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
-#include <rvctr/ctr.h>
+#include <riscv_ctr_rec.h>
 
 #define CT_PAGES	128		/* ring buffer data pages */
 #define CT_MAX_SAMPLES	4096
@@ -391,7 +391,7 @@ static inline int ct_which(const struct ct_workload *w,
 
 static inline int ct_is_kernel(uint64_t a)
 {
-	return rvctr_addr_is_kernel(a);
+	return riscv_ctr_is_kernel(a);
 }
 
 #endif /* CTR_TEST_LIB_H */

@@ -51,7 +51,7 @@
 
 #define KO		"/opt/rvctr/rvctr.ko"
 #define EXPEDITED	"/sys/kernel/rcu_expedited"
-#define CACHE		"rvctr_ctr_task_ctx"
+#define CACHE		"riscv_ctr_task_ctx"
 #define NR_TASKS	8
 #define NR_BURST	9000	/* below rcutree's qhimark (10000) */
 #define SETTLE		6

@@ -15,6 +15,7 @@
 #include <rvctr/brstack.h>
 #include <rvctr/ctr.h>
 #include <rvctr/sink.h>
+#include <riscv_ctr_rec.h>
 #include "builtin.h"
 #include "filter.h"
 #include "source.h"
@@ -148,9 +149,9 @@ static int check_snapshot_ctl(struct convert *c, const char *path, uint64_t ctl,
 {
 	const char *why;
 
-	if (!(ctl & (RVCTR_CTL_INH_ALL | RVCTR_CTL_NTBREN)))
+	if (!(ctl & (RISCV_CTR_INH_ALL | CTRCTL_NTBREN)))
 		return 0;
-	why = ctl & RVCTR_CTL_INH_ALL ? "a snapshot's sctrctl inhibits some taken transfers" :
+	why = ctl & RISCV_CTR_INH_ALL ? "a snapshot's sctrctl inhibits some taken transfers" :
 					 "a snapshot's sctrctl records not-taken branches (NTBREN)";
 	if (!c->force) {
 		snprintf(c->err, sizeof(c->err), "%s: no %s output: %s (--force converts it "
@@ -160,7 +161,7 @@ static int check_snapshot_ctl(struct convert *c, const char *path, uint64_t ctl,
 	if (!*warned)
 		fprintf(stderr, "rvctr: warning: %s: %s; converting anyway (--force)\n", path, why);
 	*warned = 1;
-	return !!(ctl & RVCTR_CTL_NTBREN);
+	return !!(ctl & CTRCTL_NTBREN);
 }
 
 static void print_warnings(const char *path, const struct rvctr_reader *r)

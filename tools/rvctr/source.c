@@ -10,7 +10,6 @@
 #include <rvctr/snapshot.h>
 #include <rvctr/symtab.h>
 #include "source.h"
-#include <rvctr/ctr_perf.h>
 
 struct source {
 	struct source_opts o;
@@ -19,7 +18,7 @@ struct source {
 	uint64_t size;
 	struct rvctr_snapshot_reader *snap;
 	struct rvctr_snapshot cur;
-	struct perf_branch_entry br[RVCTR_DEPTH_MAX];
+	struct perf_branch_entry br[RISCV_CTR_DEPTH_MAX];
 	struct rvctr_mmap binmap;
 	int pending;			/* synthetic COMM/MMAP2 left to emit */
 	uint64_t seq;
@@ -224,7 +223,8 @@ static int snapshot_event(struct source *s, struct rvctr_event *ev)
 		return ret;
 	}
 	s->ctl_seen |= s->cur.sctrctl;
-	n = rvctr_ctr_to_perf(s->cur.entries, s->cur.nr, s->o.has_misp, s->br);
+	n = riscv_ctr_stack_to_perf(s->cur.entries, s->cur.nr, s->o.has_misp,
+				    RVCTR_SNAPSHOT_BST, s->br);
 	memset(ev, 0, sizeof(*ev));
 	ev->type = PERF_RECORD_SAMPLE;
 	smp->pid = smp->tid = s->o.pid;
@@ -234,7 +234,7 @@ static int snapshot_event(struct source *s, struct rvctr_event *ev)
 	smp->branches = s->br;
 	/* the sample is taken where the newest recorded transfer went */
 	smp->ip = n ? s->br[0].to : 0;
-	smp->misc = n && rvctr_addr_is_kernel(smp->ip) ? PERF_RECORD_MISC_KERNEL :
+	smp->misc = n && riscv_ctr_is_kernel(smp->ip) ? PERF_RECORD_MISC_KERNEL :
 							 PERF_RECORD_MISC_USER;
 	ev->misc = smp->misc;
 	return 1;

@@ -14,7 +14,9 @@
 #include <linux/sysctl.h>
 #include <linux/types.h>
 
-#include "rvctr_ctr.h"
+#include "../riscv_ctr.h"
+
+struct dentry;
 
 /* ISA extensions the driver cares about, as read from the device tree. */
 enum rvctr_ext {
@@ -93,12 +95,10 @@ struct rvctr_cpu {
 	 */
 	unsigned long reload;
 	/*
-	 * What this hart has of what the PMU was probed with (CPU hotplug
-	 * starting callback): delegated counters, and every CTR feature.
+	 * The delegated counters this hart has of those the PMU was probed
+	 * with (CPU hotplug starting callback).
 	 */
 	unsigned long deleg_ok;
-	bool ctr_ok;
-	struct rvctr_ctr_cpu ctr;
 };
 
 struct rvctr_pmu {
@@ -111,7 +111,7 @@ struct rvctr_pmu {
 	struct rvctr_caps caps;
 	struct rvctr_cpu __percpu *cpus;
 	/* Counters the firmware reports, by SBI index */
-	unsigned long ctr_info[RVCTR_MAX_COUNTERS];
+	unsigned long counter_info[RVCTR_MAX_COUNTERS];
 	unsigned long hw_mask;		/* hardware counters */
 	unsigned long fw_mask;		/* firmware counters */
 	unsigned long deleg_mask;	/* hardware counters delegated to S-mode */
@@ -122,7 +122,10 @@ struct rvctr_pmu {
 	const struct rvctr_vendor *vendor;
 	const struct attribute_group *attr_groups[5];
 	const struct attribute_group *attr_update[2];
-	struct rvctr_ctr ctr;
+	/* Branch stacks (drivers/perf/riscv_ctr.h); NULL without CTR */
+	struct riscv_ctr *ctr;
+	bool bpf_snapshot;	/* provides bpf_get_branch_snapshot() */
+	struct dentry *debugfs;
 	int irq;		/* the LCOFI, or 0 without Sscofpmf */
 	int hp_state;
 	struct hlist_node hp_node;
@@ -177,8 +180,12 @@ void rvctr_user_start(struct rvctr_pmu *rp, struct perf_event *event);
 void rvctr_user_stop(struct rvctr_pmu *rp, struct perf_event *event);
 void rvctr_user_event_mapped(struct perf_event *event, struct mm_struct *mm);
 void rvctr_user_event_unmapped(struct perf_event *event, struct mm_struct *mm);
-int rvctr_user_ctr_width(int idx);
+int rvctr_user_counter_width(int idx);
 void rvctr_user_cpu_online(struct rvctr_pmu *rp, bool online);
+
+/* rvctr_debugfs.c: the raw CTR of a CPU, for tests and the tool */
+void rvctr_debugfs_init(struct rvctr_pmu *rp);
+void rvctr_debugfs_exit(struct rvctr_pmu *rp);
 
 /* rvctr_events.c: event maps, filters and sysfs attributes. */
 int rvctr_event_map(struct rvctr_pmu *rp, struct perf_event *event);

@@ -6,7 +6,9 @@
  * stock perf's generic, cache and raw events land here), the Sscofpmf
  * local counter overflow interrupt (LCOFI), CPU hotplug and the platform
  * driver.  Counters are programmed by rvctr_counter.c, events mapped by
- * rvctr_events.c, branch stacks recorded by rvctr_ctr.c.
+ * rvctr_events.c, branch stacks recorded by the CTR backend
+ * (drivers/perf/riscv_ctr.h), which the module calls as riscv_pmu_sbi
+ * does in the upstream series.
  *
  * The driver binds to the device tree's "riscv,pmu" node where there is
  * one, and otherwise registers a device of its own (rvctr_init()).  No
@@ -25,9 +27,11 @@
 #include <linux/irqdomain.h>
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/of.h>
 #include <linux/perf_event.h>
 #include <linux/platform_device.h>
+#include <linux/rcupdate.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>
@@ -36,11 +40,22 @@
 #include <asm/sbi.h>
 #include <asm/vendorid_list.h>
 
-#include <rvctr/ctr.h>
 #include "rvctr.h"
-#include "rvctr_ctr.h"
 
 #define RVCTR_DRV_NAME	"rvctr-pmu"
+
+/*
+ * The default depth: 64 entries, the most Arm's BRBE records.  Stock perf
+ * up to at least 6.12 drops a branch stack of more than 127 entries as a
+ * "corrupted branch chain" in perf report --branch-history and the
+ * callchain views (PERF_MAX_BRANCH_DEPTH in tools/perf/util/machine.c),
+ * so 128 and 256 only suit tools that read the raw stacks.  Each entry
+ * also costs 24 bytes of sample and four CSR accesses in the overflow
+ * handler.  ctr_depth, or the sysfs ctr_depth file, picks another.
+ */
+static unsigned int ctr_depth = 64;
+module_param(ctr_depth, uint, 0444);
+MODULE_PARM_DESC(ctr_depth, "CTR entries per sample: 16, 32, 64 (default), 128, 256; 0: the largest the harts support. Stock perf drops stacks of more than 127 in --branch-history");
 
 static void rvctr_report(struct device *dev, const struct rvctr_caps *caps)
 {
@@ -53,19 +68,6 @@ static void rvctr_report(struct device *dev, const struct rvctr_caps *caps)
 					 rvctr_ext_name(i));
 	dev_info(dev, "extensions on all harts (%s):%s\n",
 		 acpi_disabled ? "device tree" : "ACPI RHCT", len ? buf : " none");
-}
-
-/* The depths every hart supports, as the CTR backend probed them. */
-static void rvctr_report_depths(struct device *dev, unsigned int depths)
-{
-	char buf[96];
-	int i, len = 0;
-
-	for (i = 0; i <= RVCTR_DEPTH_ENC_MAX; i++)
-		if (depths & BIT(i))
-			len += scnprintf(buf + len, sizeof(buf) - len, " %u",
-					 RVCTR_DEPTH_MIN << i);
-	dev_info(dev, "CTR depths:%s\n", len ? buf : " none");
 }
 
 /* ---- counting ---------------------------------------------------------- */
@@ -205,15 +207,12 @@ static int rvctr_add(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 	int idx, ret;
 
-	/* Not on a hart without every CTR feature: rvctr_cpu_starting(). */
-	if (has_branch_stack(event) && !cpuc->ctr_ok)
-		return -EAGAIN;
 	idx = rvctr_counter_alloc(rp, cpuc, event);
 	if (idx < 0)
 		return -EAGAIN;	/* the core multiplexes */
 	hwc->idx = idx;
 	cpuc->events[idx] = event;
-	ret = rvctr_ctr_add(&cpuc->ctr, event);
+	ret = riscv_ctr_add(rp->ctr, event);
 	if (ret) {
 		cpuc->events[idx] = NULL;
 		rvctr_counter_free(rp, cpuc, event);
@@ -234,7 +233,7 @@ static void rvctr_del(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 
 	rvctr_stop(event, PERF_EF_UPDATE);
-	rvctr_ctr_del(&cpuc->ctr, event);
+	riscv_ctr_del(rp->ctr, event);
 	cpuc->events[hwc->idx] = NULL;
 	rvctr_counter_free(rp, cpuc, event);
 	hwc->idx = -1;
@@ -256,12 +255,33 @@ static void rvctr_read(struct perf_event *event)
 
 static void rvctr_pmu_enable(struct pmu *pmu)
 {
-	rvctr_ctr_enable(&this_cpu_ptr(to_rvctr_pmu(pmu)->cpus)->ctr);
+	riscv_ctr_enable(to_rvctr_pmu(pmu)->ctr);
 }
 
 static void rvctr_pmu_disable(struct pmu *pmu)
 {
-	rvctr_ctr_disable(&this_cpu_ptr(to_rvctr_pmu(pmu)->cpus)->ctr);
+	riscv_ctr_disable(to_rvctr_pmu(pmu)->ctr);
+}
+
+/*
+ * Where perf keeps a task's save area (pmu->task_ctx_cache): in its
+ * perf_event_pmu_context up to Linux 6.14, in task_struct::perf_ctx_data
+ * from 6.15 on (RVCTR_HAVE_PERF_CTX_DATA, set by Kbuild).  Called from
+ * pmu->sched_task, with preemption off.
+ */
+static void *rvctr_task_ctx_data(struct perf_event_pmu_context *pmu_ctx,
+				 struct task_struct *task)
+{
+#ifdef RVCTR_HAVE_PERF_CTX_DATA
+	struct perf_ctx_data *cd;
+
+	if (!task)
+		return NULL;
+	cd = rcu_dereference_sched(task->perf_ctx_data);
+	return cd ? cd->data : NULL;
+#else
+	return pmu_ctx ? pmu_ctx->task_ctx_data : NULL;
+#endif
 }
 
 static void rvctr_sched_task(struct perf_event_pmu_context *pmu_ctx,
@@ -269,7 +289,7 @@ static void rvctr_sched_task(struct perf_event_pmu_context *pmu_ctx,
 {
 	struct rvctr_pmu *rp = to_rvctr_pmu(pmu_ctx->pmu);
 
-	rvctr_ctr_sched_task(&this_cpu_ptr(rp->cpus)->ctr, pmu_ctx, task,
+	riscv_ctr_sched_task(rp->ctr, rvctr_task_ctx_data(pmu_ctx, task), task,
 			     sched_in);
 }
 
@@ -312,7 +332,7 @@ static int rvctr_event_init(struct perf_event *event)
 	ret = rvctr_validate_group(rp, event);
 	if (ret)
 		return ret;
-	ret = rvctr_ctr_event_init(&rp->ctr, event);
+	ret = riscv_ctr_event_init(rp->ctr, event);
 	if (ret)
 		return ret;
 	hwc->idx = -1;
@@ -368,7 +388,7 @@ static bool rvctr_overflow(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 		return true;
 	perf_sample_data_init(&data, 0, event->hw.last_period);
 	if (has_branch_stack(event))
-		rvctr_ctr_sample(&rp->ctr, &cpuc->ctr, event, &data);
+		riscv_ctr_sample(rp->ctr, event, &data);
 	if (!perf_event_overflow(event, &data, regs))
 		return true;
 	rvctr_stop(event, 0);
@@ -393,7 +413,7 @@ static unsigned long rvctr_running(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc)
  *
  * An interrupt can find none of our counters overflowed: one overflowed
  * with interrupts off and its event was removed (pmu->del) before they
- * came back on.  The trap froze CTR all the same: rvctr_ctr_spurious().
+ * came back on.  The trap froze CTR all the same: riscv_ctr_spurious().
  *
  * scountovf shows the OF bit of every counter, including those OpenSBI
  * parked with OF set, so it is masked with the counters in use.  It is
@@ -422,7 +442,7 @@ static irqreturn_t rvctr_irq(int irq, void *dev)
 
 	if (!(csr_read(CSR_SCOUNTOVF) & cpuc->used_hw_csr)) {
 		csr_clear(CSR_IP, BIT(RV_IRQ_PMU));
-		rvctr_ctr_spurious(&cpuc->ctr);
+		riscv_ctr_spurious(rp->ctr);
 		return IRQ_NONE;
 	}
 	running = rvctr_running(rp, cpuc);
@@ -437,7 +457,7 @@ static irqreturn_t rvctr_irq(int irq, void *dev)
 			reload |= BIT(idx);
 	}
 	running &= rvctr_running(rp, cpuc);
-	rvctr_ctr_unfreeze(&cpuc->ctr);
+	riscv_ctr_unfreeze(rp->ctr);
 	rvctr_counters_restart(rp, cpuc, running, reload & running);
 	perf_sample_event_took(sched_clock() - start);
 	return IRQ_HANDLED;
@@ -496,7 +516,7 @@ static int rvctr_cpu_starting(unsigned int cpu, struct hlist_node *node)
 	struct rvctr_cpu *cpuc = this_cpu_ptr(rp->cpus);
 
 	cpuc->deleg_ok = rvctr_counters_cpu_deleg(rp);
-	cpuc->ctr_ok = !rvctr_ctr_cpu_starting(&rp->ctr);
+	riscv_ctr_cpu_starting(rp->ctr);
 	rvctr_counters_reset_cpu(rp, cpuc);
 	rvctr_user_cpu_init(rp);
 	rvctr_user_cpu_online(rp, true);
@@ -563,7 +583,7 @@ static int rvctr_cpu_pm_notify(struct notifier_block *nb, unsigned long cmd,
 	switch (cmd) {
 	case CPU_PM_ENTER:
 		bitmap_zero(cpuc->pm_running, RVCTR_MAX_COUNTERS);
-		rvctr_ctr_disable(&cpuc->ctr);
+		riscv_ctr_disable(rp->ctr);
 		for_each_set_bit(idx, cpuc->used, RVCTR_MAX_COUNTERS) {
 			event = cpuc->events[idx];
 			/*
@@ -583,11 +603,11 @@ static int rvctr_cpu_pm_notify(struct notifier_block *nb, unsigned long cmd,
 	case CPU_PM_ENTER_FAILED:
 		rvctr_user_cpu_init(rp);
 		rvctr_counters_pm_exit(rp, cpuc);
-		rvctr_ctr_cpu_pm_exit(&cpuc->ctr);
+		riscv_ctr_pm_exit(rp->ctr);
 		for_each_set_bit(idx, cpuc->pm_running, RVCTR_MAX_COUNTERS)
 			rvctr_start(cpuc->events[idx], PERF_EF_RELOAD);
 		bitmap_zero(cpuc->pm_running, RVCTR_MAX_COUNTERS);
-		rvctr_ctr_enable(&cpuc->ctr);
+		riscv_ctr_enable(rp->ctr);
 		break;
 	default:
 		return NOTIFY_DONE;
@@ -620,8 +640,56 @@ static void rvctr_pmu_init(struct rvctr_pmu *rp)
 	if (!rp->irq)
 		rp->base.pmu.capabilities |= PERF_PMU_CAP_NO_INTERRUPT;
 	rp->base.name = "rvctr";
-	rp->base.ctr_get_width = rvctr_user_ctr_width;
-	rvctr_sysfs_init(rp);
+	rp->base.ctr_get_width = rvctr_user_counter_width;
+}
+
+/*
+ * Branch stacks: the CTR CSRs need Ssctr, and the entries Sscsrind (CTR
+ * v1.0).  Without them, or without a depth every hart has, rp->ctr stays
+ * NULL and the backend refuses branch-stack events.  After
+ * rvctr_pmu_init(): the backend sets pmu->task_ctx_cache.
+ */
+static int rvctr_ctr_setup(struct rvctr_pmu *rp)
+{
+	struct riscv_ctr *ctr;
+	int ret;
+
+	if (!rvctr_has(&rp->caps, RVCTR_EXT_SSCTR) ||
+	    !rvctr_has(&rp->caps, RVCTR_EXT_SSCSRIND)) {
+		dev_info(rp->dev, "CTR depths: none\n");
+		return 0;
+	}
+	ctr = riscv_ctr_probe(&rp->base.pmu, ctr_depth);
+	if (IS_ERR(ctr))
+		return PTR_ERR(ctr);
+	rp->ctr = ctr;
+	if (!ctr)
+		return 0;
+	/*
+	 * Not static_call_update(perf_snapshot_branch_stack), as a built-in
+	 * driver does: BPF inlines that static call's target into each
+	 * program at load, and the call would outlive this module
+	 * (kernel/patches/).
+	 */
+	ret = perf_snapshot_branch_stack_register(riscv_ctr_snapshot);
+	if (ret)
+		dev_warn(rp->dev, "another driver provides bpf_get_branch_snapshot() (%d): branch stacks without it\n",
+			 ret);
+	rp->bpf_snapshot = !ret;
+	rvctr_debugfs_init(rp);
+	return 0;
+}
+
+static void rvctr_ctr_teardown(struct rvctr_pmu *rp)
+{
+	if (!rp->ctr)
+		return;
+	rvctr_debugfs_exit(rp);
+	/* Returns once no BPF program is still in riscv_ctr_snapshot(). */
+	if (rp->bpf_snapshot)
+		perf_snapshot_branch_stack_unregister(riscv_ctr_snapshot);
+	riscv_ctr_remove(rp->ctr, &rp->base.pmu);
+	rp->ctr = NULL;
 }
 
 static int rvctr_percpu_init(struct rvctr_pmu *rp)
@@ -714,11 +782,10 @@ static int rvctr_probe(struct platform_device *pdev)
 	if (rvctr_has(&rp->caps, RVCTR_EXT_SSCOFPMF) && rvctr_irq_setup(rp))
 		dev_warn(rp->dev, "counting only, no sampling\n");
 	rvctr_pmu_init(rp);
-	/* After rvctr_pmu_init(): it sets pmu->task_ctx_cache. */
-	ret = rvctr_ctr_probe(&rp->ctr, &rp->caps, &rp->base.pmu);
+	ret = rvctr_ctr_setup(rp);
 	if (ret)
 		goto err_irq;
-	rvctr_report_depths(rp->dev, rp->ctr.hw.depths);
+	rvctr_sysfs_init(rp);
 	rvctr_user_init(rp);
 	ret = rvctr_hotplug_setup(rp);
 	if (ret)
@@ -739,7 +806,7 @@ err_hotplug:
 	rvctr_hotplug_remove(rp);
 err_ctr:
 	rvctr_user_exit(rp);
-	rvctr_ctr_remove(&rp->ctr, &rp->base.pmu);
+	rvctr_ctr_teardown(rp);
 err_irq:
 	rvctr_irq_free(rp);
 	return ret;
@@ -753,7 +820,7 @@ static void rvctr_remove(struct platform_device *pdev)
 	cpu_pm_unregister_notifier(&rp->cpu_pm_nb);
 	rvctr_hotplug_remove(rp);
 	rvctr_user_exit(rp);
-	rvctr_ctr_remove(&rp->ctr, &rp->base.pmu);
+	rvctr_ctr_teardown(rp);
 	rvctr_irq_free(rp);
 }
 

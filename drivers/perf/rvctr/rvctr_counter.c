@@ -26,7 +26,7 @@
 #include <asm/csr.h>
 #include <asm/sbi.h>
 
-#include <rvctr/ctr.h>
+#include <rvctr/hpm.h>
 #include "rvctr.h"
 
 /*
@@ -37,7 +37,7 @@
 
 static union sbi_pmu_ctr_info rvctr_info(struct rvctr_pmu *rp, int idx)
 {
-	union sbi_pmu_ctr_info info = { .value = rp->ctr_info[idx] };
+	union sbi_pmu_ctr_info info = { .value = rp->counter_info[idx] };
 
 	return info;
 }
@@ -110,9 +110,9 @@ static u64 rvctr_read_csr(unsigned int n)
 static void rvctr_deleg_write(int idx, u64 value, u64 event)
 {
 	lockdep_assert_irqs_disabled();
-	csr_write(RVCTR_CSR_SISELECT, RVCTR_ISELECT_COUNTER0 + idx);
-	csr_write(RVCTR_CSR_SIREG, value);
-	csr_write(RVCTR_CSR_SIREG2, event);
+	csr_write(CSR_SISELECT, SISELECT_SSCCFG_BASE + idx);
+	csr_write(CSR_SIREG, value);
+	csr_write(CSR_SIREG2, event);
 }
 
 /*
@@ -124,7 +124,7 @@ static void rvctr_deleg_write(int idx, u64 value, u64 event)
 
 static void rvctr_deleg_park(struct rvctr_cpu *cpuc, int idx)
 {
-	csr_set(RVCTR_CSR_SCOUNTINHIBIT, BIT(idx));
+	csr_set(CSR_SCOUNTINHIBIT, BIT(idx));
 	rvctr_deleg_write(idx, 0, cpuc->deleg_sel[idx] | RVCTR_PARKED);
 }
 
@@ -257,7 +257,7 @@ static void rvctr_deleg_start(struct hw_perf_event *hwc, u64 ival)
 {
 	/* Value and event (OF clear) first, then let it count. */
 	rvctr_deleg_write(hwc->idx, ival, hwc->config);
-	csr_clear(RVCTR_CSR_SCOUNTINHIBIT, BIT(hwc->idx));
+	csr_clear(CSR_SCOUNTINHIBIT, BIT(hwc->idx));
 }
 
 /* Start the counter at @ival. */
@@ -297,7 +297,7 @@ void rvctr_counter_resume(struct rvctr_pmu *rp, struct perf_event *event)
 	struct sbiret ret;
 
 	if (rvctr_on_deleg(rp, hwc->idx)) {
-		csr_clear(RVCTR_CSR_SCOUNTINHIBIT, BIT(hwc->idx));
+		csr_clear(CSR_SCOUNTINHIBIT, BIT(hwc->idx));
 		return;
 	}
 	ret = rvctr_sbi(SBI_EXT_PMU_COUNTER_START, hwc->idx, 1, 0, 0);
@@ -312,7 +312,7 @@ void rvctr_counter_stop(struct rvctr_pmu *rp, struct perf_event *event)
 	struct sbiret ret;
 
 	if (rvctr_on_deleg(rp, hwc->idx)) {
-		csr_set(RVCTR_CSR_SCOUNTINHIBIT, BIT(hwc->idx));
+		csr_set(CSR_SCOUNTINHIBIT, BIT(hwc->idx));
 		return;
 	}
 	ret = rvctr_sbi(SBI_EXT_PMU_COUNTER_STOP, hwc->idx, 1, 0, 0);
@@ -344,7 +344,7 @@ void rvctr_counters_stop_used(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc)
 	unsigned long used = rvctr_used_hw(rp, cpuc);
 
 	if (used & rp->deleg_mask)
-		csr_set(RVCTR_CSR_SCOUNTINHIBIT, used & rp->deleg_mask);
+		csr_set(CSR_SCOUNTINHIBIT, used & rp->deleg_mask);
 	if (used & ~rp->deleg_mask)
 		rvctr_sbi(SBI_EXT_PMU_COUNTER_STOP, 0, used & ~rp->deleg_mask, 0, 0);
 }
@@ -368,7 +368,7 @@ void rvctr_counters_restart(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 				    rvctr_counter_width_mask(rp, idx));
 	}
 	if (cont & rp->deleg_mask)
-		csr_clear(RVCTR_CSR_SCOUNTINHIBIT, cont & rp->deleg_mask);
+		csr_clear(CSR_SCOUNTINHIBIT, cont & rp->deleg_mask);
 	if (cont & ~rp->deleg_mask)
 		rvctr_sbi(SBI_EXT_PMU_COUNTER_START, 0, cont & ~rp->deleg_mask,
 			  0, 0);
@@ -394,8 +394,8 @@ void rvctr_counters_reset_cpu(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc)
 			  SBI_PMU_STOP_FLAG_RESET, 0);
 	for_each_set_bit(idx, &cpuc->deleg_ok, RVCTR_HW_COUNTERS) {
 		if (!cpuc->deleg_sel_known) {
-			csr_write(RVCTR_CSR_SISELECT, RVCTR_ISELECT_COUNTER0 + idx);
-			sel = csr_read(RVCTR_CSR_SIREG2) & RVCTR_HPMEVENT_SELECTOR;
+			csr_write(CSR_SISELECT, SISELECT_SSCCFG_BASE + idx);
+			sel = csr_read(CSR_SIREG2) & RVCTR_HPMEVENT_SELECTOR;
 			/* One counter per selector: the lowest keeps it. */
 			for_each_set_bit(i, &rp->deleg_mask, idx)
 				if (cpuc->deleg_sel[i] == sel)
@@ -448,10 +448,10 @@ static void rvctr_deleg_probe_cpu(void *info)
 	unsigned long *mask = info;
 	unsigned long old, got;
 
-	old = csr_read(RVCTR_CSR_SCOUNTINHIBIT);
-	csr_write(RVCTR_CSR_SCOUNTINHIBIT, *mask);
-	got = csr_read(RVCTR_CSR_SCOUNTINHIBIT);
-	csr_write(RVCTR_CSR_SCOUNTINHIBIT, old);
+	old = csr_read(CSR_SCOUNTINHIBIT);
+	csr_write(CSR_SCOUNTINHIBIT, *mask);
+	got = csr_read(CSR_SCOUNTINHIBIT);
+	csr_write(CSR_SCOUNTINHIBIT, old);
 	*mask &= got;
 }
 
@@ -502,7 +502,7 @@ static void rvctr_counter_add_info(struct rvctr_pmu *rp, int idx,
 {
 	union sbi_pmu_ctr_info info = { .value = value };
 
-	rp->ctr_info[idx] = value;
+	rp->counter_info[idx] = value;
 	if (info.type == SBI_PMU_CTR_TYPE_FW)
 		rp->fw_mask |= BIT(idx);
 	else if (info.csr >= CSR_CYCLE && info.csr < CSR_CYCLE + RVCTR_HW_COUNTERS)

@@ -20,10 +20,9 @@
 #include <linux/sysfs.h>
 #include <asm/sbi.h>
 
-#include <rvctr/ctr.h>
+#include <rvctr/hpm.h>
 #include <rvctr/xs_hpm.h>
 #include "rvctr.h"
-#include "rvctr_ctr.h"
 
 /*
  * The format fields, one table: the sysfs strings ("config:0-47") are
@@ -67,10 +66,10 @@ static struct rvctr_format rvctr_formats[RVCTR_NR_FMT] = {
 	RVCTR_FMT(RVCTR_FMT_OP1, op1, 0, RVCTR_XS_OP1_LO, RVCTR_XS_OP1_HI, true),
 	RVCTR_FMT(RVCTR_FMT_OP2, op2, 0, RVCTR_XS_OP2_LO, RVCTR_XS_OP2_HI, true),
 	RVCTR_FMT(RVCTR_FMT_GROUP, group, 0, RVCTR_XS_GROUP_LO, RVCTR_XS_GROUP_HI, true),
-	RVCTR_FMT(RVCTR_FMT_CTR_NTBR, ctr_ntbr, 2, RVCTR_CTR_CFG2_NTBR_BIT,
-		  RVCTR_CTR_CFG2_NTBR_BIT, false),
-	RVCTR_FMT(RVCTR_FMT_CTR_BPFRZ, ctr_bpfrz, 2, RVCTR_CTR_CFG2_BPFRZ_BIT,
-		  RVCTR_CTR_CFG2_BPFRZ_BIT, false),
+	RVCTR_FMT(RVCTR_FMT_CTR_NTBR, ctr_ntbr, 2, RISCV_CTR_CONFIG2_NTBR_BIT,
+		  RISCV_CTR_CONFIG2_NTBR_BIT, false),
+	RVCTR_FMT(RVCTR_FMT_CTR_BPFRZ, ctr_bpfrz, 2, RISCV_CTR_CONFIG2_BPFRZ_BIT,
+		  RISCV_CTR_CONFIG2_BPFRZ_BIT, false),
 };
 
 static ssize_t rvctr_format_show(struct device *dev,
@@ -190,8 +189,11 @@ void rvctr_sysfs_init(struct rvctr_pmu *rp)
 
 	rp->attr_groups[n++] = &rvctr_format_group;
 	rp->attr_groups[n++] = &rvctr_fw_events_group;
-	rp->attr_groups[n++] = &rp->ctr.caps_group;
-	rp->attr_groups[n++] = &rp->ctr.ctl_group;
+	/* Without CTR no caps/branches: perf then skips its LBR tests. */
+	if (rp->ctr) {
+		rp->attr_groups[n++] = riscv_ctr_caps_group(rp->ctr);
+		rp->attr_groups[n++] = riscv_ctr_depth_group(rp->ctr);
+	}
 	rp->attr_groups[n] = NULL;
 	rp->base.pmu.attr_groups = rp->attr_groups;
 	/* A second "events" group: attr_update merges it into the first. */

@@ -10,7 +10,6 @@
 #include <linux/cpumask.h>
 #include <linux/of.h>
 
-#include <rvctr/ctr.h>
 #include <rvctr/isa.h>
 #include "rvctr.h"
 

@@ -326,7 +326,7 @@ void rvctr_user_cpu_online(struct rvctr_pmu *rp, bool online)
 	this_cpu_write(rvctr_user_pmu, online ? rp : NULL);
 }
 
-int rvctr_user_ctr_width(int idx)
+int rvctr_user_counter_width(int idx)
 {
 	struct rvctr_pmu *rp = this_cpu_read(rvctr_user_pmu);
 

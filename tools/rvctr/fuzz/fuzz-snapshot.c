@@ -2,13 +2,12 @@
 /* libFuzzer target: the raw CTR snapshot parser and the entry decoder. */
 #include <stdio.h>
 
-#include <rvctr/ctr_perf.h>
 #include <rvctr/snapshot.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct rvctr_snapshot s;
-	static struct perf_branch_entry br[RVCTR_DEPTH_MAX];
+	static struct perf_branch_entry br[RISCV_CTR_DEPTH_MAX];
 	FILE *f = fmemopen((void *)data, size, "r");
 	struct rvctr_snapshot_reader *r;
 
@@ -17,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rvctr_snapshot__probe((const char *)data, size);
 	r = rvctr_snapshot_reader__new(f);
 	while (r && rvctr_snapshot_reader__next(r, &s) > 0)
-		rvctr_ctr_to_perf(s.entries, s.nr, data[0] & 1, br);
+		riscv_ctr_stack_to_perf(s.entries, s.nr, data[0] & 1, RVCTR_SNAPSHOT_BST, br);
 	rvctr_snapshot_reader__delete(r);
 	fclose(f);
 	return 0;

@@ -125,7 +125,7 @@ static int parse_header(struct rvctr_snapshot_reader *r, const char *line,
 	p += 5;
 	if (parse_u64(&p, 0, &depth))
 		return sfail(r, "bad depth");
-	/* the driver also prints sctrctl (drivers/perf/rvctr/rvctr_ctr.c) */
+	/* the driver also prints sctrctl (drivers/perf/rvctr/rvctr_debugfs.c) */
 	while (*p == ' ' || *p == '\t')
 		p++;
 	s->sctrctl = 0;
@@ -136,7 +136,7 @@ static int parse_header(struct rvctr_snapshot_reader *r, const char *line,
 	}
 	if (!rest_blank(p))
 		return sfail(r, "unexpected text after the header fields");
-	if (rvctr_depth_encode(depth) < 0)
+	if (riscv_ctr_depth_encode(depth) < 0)
 		return sfail(r, "depth %llu is not one of 16, 32, 64, 128, 256",
 			     (unsigned long long)depth);
 	s->depth = depth;

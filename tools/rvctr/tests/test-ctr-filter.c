@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests for rvctr_branch_filter(): perf branch_sample_type to sctrctl,
+ * Unit tests for riscv_ctr_branch_filter(): perf branch_sample_type to sctrctl,
  * the translation the driver does once per event at event_init.
  */
 #include <rvctr/ctr.h>
+#include <rvctr/hpm.h>
+#include <riscv_ctr_rec.h>
 
 #include "tests.h"
 
@@ -16,7 +18,7 @@ static uint64_t ctl_of(uint64_t bst, uint64_t opts)
 {
 	__u64 ctl = 0;
 
-	return rvctr_branch_filter(bst, opts, &ctl) ? ~0ULL : ctl;
+	return riscv_ctr_branch_filter(bst, opts, &ctl) ? ~0ULL : ctl;
 }
 
 /* Transfer types the sctrctl value lets through, as BIT(type). */
@@ -24,22 +26,22 @@ static unsigned int types_of(uint64_t ctl)
 {
 	unsigned int t, mask = 0;
 
-	for (t = 0; t < RVCTR_NR_TYPES; t++)
-		if (rvctr_filter_passes(ctl, t))
+	for (t = 0; t < RISCV_CTR_NR_TYPES; t++)
+		if (riscv_ctr_filter_passes(ctl, t))
 			mask |= 1U << t;
 	return mask;
 }
 
-#define TB(t)	(1U << RVCTR_TYPE_##t)
-#define ALL_TYPES	(TB(EXC) | TB(INTR) | TB(TRET) | TB(TKBR) | TB(INDCALL) | \
-			 TB(DIRCALL) | TB(INDJMP) | TB(DIRJMP) | TB(CORSWAP) | \
-			 TB(RET) | TB(INDLJMP) | TB(DIRLJMP))
+#define TB(t)	(1U << CTRDATA_TYPE_##t)
+#define ALL_TYPES	(TB(EXCEPTION) | TB(INTERRUPT) | TB(TRAP_RET) | TB(TAKEN_BRANCH) | TB(INDIRECT_CALL) | \
+			 TB(DIRECT_CALL) | TB(INDIRECT_JUMP) | TB(DIRECT_JUMP) | TB(CO_ROUTINE_SWAP) | \
+			 TB(RETURN) | TB(OTHER_INDIRECT_JUMP) | TB(OTHER_DIRECT_JUMP))
 
 static void test_classified(void)
 {
-	T_EQ(RVCTR_BRANCH_ALLOWED & RVCTR_BRANCH_EXCLUDED, 0, "allowed and excluded disjoint");
+	T_EQ(RISCV_CTR_BRANCH_ALLOWED & RISCV_CTR_BRANCH_EXCLUDED, 0, "allowed and excluded disjoint");
 	/* Host UAPI may predate COUNTERS (bit 19): compare up to MAX there. */
-	T_EQ((RVCTR_BRANCH_ALLOWED | RVCTR_BRANCH_EXCLUDED) & (PERF_SAMPLE_BRANCH_MAX - 1),
+	T_EQ((RISCV_CTR_BRANCH_ALLOWED | RISCV_CTR_BRANCH_EXCLUDED) & (PERF_SAMPLE_BRANCH_MAX - 1),
 	     PERF_SAMPLE_BRANCH_MAX - 1, "every generic filter bit classified");
 }
 
@@ -47,17 +49,17 @@ static void test_priv(void)
 {
 	uint64_t any = PERF_SAMPLE_BRANCH_ANY;
 
-	T_EQ(ctl_of(U | any, 0), RVCTR_CTL_U | RVCTR_CTL_LCOFIFRZ, "any,u");
-	T_EQ(ctl_of(K | any, 0), RVCTR_CTL_S | RVCTR_CTL_LCOFIFRZ, "any,k");
+	T_EQ(ctl_of(U | any, 0), CTRCTL_U_ENABLE | CTRCTL_LCOFIFRZ, "any,u");
+	T_EQ(ctl_of(K | any, 0), CTRCTL_S_ENABLE | CTRCTL_LCOFIFRZ, "any,k");
 	T_EQ(ctl_of(U | K | HV | any, 0),
-	     RVCTR_CTL_U | RVCTR_CTL_S | RVCTR_CTL_LCOFIFRZ, "root's any,u,k,hv: HV no-op");
-	T_EQ(ctl_of(U | K | HV, 0), RVCTR_CTL_U | RVCTR_CTL_S | RVCTR_CTL_LCOFIFRZ,
+	     CTRCTL_U_ENABLE | CTRCTL_S_ENABLE | CTRCTL_LCOFIFRZ, "root's any,u,k,hv: HV no-op");
+	T_EQ(ctl_of(U | K | HV, 0), CTRCTL_U_ENABLE | CTRCTL_S_ENABLE | CTRCTL_LCOFIFRZ,
 	     "no type bit means any");
-	T_EQ(rvctr_branch_filter(HV | any, 0, &(__u64){0}), RVCTR_FILTER_ENOMODE,
+	T_EQ(riscv_ctr_branch_filter(HV | any, 0, &(__u64){0}), RISCV_CTR_ENOMODE,
 	     "hv alone records nothing: refused");
-	T_EQ(rvctr_branch_filter(any, 0, &(__u64){0}), RVCTR_FILTER_ENOMODE,
+	T_EQ(riscv_ctr_branch_filter(any, 0, &(__u64){0}), RISCV_CTR_ENOMODE,
 	     "no privilege at all: refused");
-	T_EQ(ctl_of(U | any, 0) & (RVCTR_CTL_M | RVCTR_CTL_STE | RVCTR_CTL_MTE), 0,
+	T_EQ(ctl_of(U | any, 0) & (CTRCTL_M_ENABLE | CTRCTL_STE | CTRCTL_MTE), 0,
 	     "never M-mode nor external traps");
 }
 
@@ -65,20 +67,20 @@ static void test_types(void)
 {
 	T_EQ(types_of(ctl_of(U | PERF_SAMPLE_BRANCH_ANY, 0)), ALL_TYPES,
 	     "any: every type but not-taken");
-	T_EQ(types_of(ctl_of(U | PERF_SAMPLE_BRANCH_CALL, 0)), TB(DIRCALL),
+	T_EQ(types_of(ctl_of(U | PERF_SAMPLE_BRANCH_CALL, 0)), TB(DIRECT_CALL),
 	     "call: direct calls only (never RET or COND)");
-	T_EQ(types_of(ctl_of(U | PERF_SAMPLE_BRANCH_IND_CALL, 0)), TB(INDCALL),
+	T_EQ(types_of(ctl_of(U | PERF_SAMPLE_BRANCH_IND_CALL, 0)), TB(INDIRECT_CALL),
 	     "ind_call");
 	T_EQ(types_of(ctl_of(U | PERF_SAMPLE_BRANCH_ANY_CALL, 0)),
-	     TB(INDCALL) | TB(DIRCALL) | TB(EXC) | TB(INTR), "any_call: calls and traps");
-	T_EQ(types_of(ctl_of(U | PERF_SAMPLE_BRANCH_ANY_RETURN, 0)), TB(RET) | TB(TRET),
+	     TB(INDIRECT_CALL) | TB(DIRECT_CALL) | TB(EXCEPTION) | TB(INTERRUPT), "any_call: calls and traps");
+	T_EQ(types_of(ctl_of(U | PERF_SAMPLE_BRANCH_ANY_RETURN, 0)), TB(RETURN) | TB(TRAP_RET),
 	     "any_ret: returns and trap returns");
-	T_EQ(types_of(ctl_of(U | PERF_SAMPLE_BRANCH_COND, 0)), TB(TKBR), "cond: taken branches");
-	T_EQ(types_of(ctl_of(U | PERF_SAMPLE_BRANCH_IND_JUMP, 0)), TB(INDJMP) | TB(INDLJMP),
+	T_EQ(types_of(ctl_of(U | PERF_SAMPLE_BRANCH_COND, 0)), TB(TAKEN_BRANCH), "cond: taken branches");
+	T_EQ(types_of(ctl_of(U | PERF_SAMPLE_BRANCH_IND_JUMP, 0)), TB(INDIRECT_JUMP) | TB(OTHER_INDIRECT_JUMP),
 	     "ind_jmp");
 	T_EQ(types_of(ctl_of(U | PERF_SAMPLE_BRANCH_CALL | PERF_SAMPLE_BRANCH_ANY_RETURN, 0)),
-	     TB(DIRCALL) | TB(RET) | TB(TRET), "call,any_ret combine");
-	T_EQ(ctl_of(U | PERF_SAMPLE_BRANCH_CALL, 0) & RVCTR_CTL_NTBREN, 0, "no NTBREN by default");
+	     TB(DIRECT_CALL) | TB(RETURN) | TB(TRAP_RET), "call,any_ret combine");
+	T_EQ(ctl_of(U | PERF_SAMPLE_BRANCH_CALL, 0) & CTRCTL_NTBREN, 0, "no NTBREN by default");
 }
 
 static void test_software_flags(void)
@@ -96,7 +98,7 @@ static void test_refused(void)
 	T_EQ(ctl_of(U | PERF_SAMPLE_BRANCH_ABORT_TX, 0), ~0ULL, "abort_tx refused");
 	T_EQ(ctl_of(U | PERF_SAMPLE_BRANCH_IN_TX, 0), ~0ULL, "in_tx refused");
 	T_EQ(ctl_of(U | PERF_SAMPLE_BRANCH_NO_TX, 0), ~0ULL, "no_tx refused");
-	T_EQ(ctl_of(U | RVCTR_BRANCH_COUNTERS, 0), ~0ULL, "counters refused");
+	T_EQ(ctl_of(U | RISCV_CTR_BRANCH_COUNTERS, 0), ~0ULL, "counters refused");
 	T_EQ(ctl_of(U | (1ULL << 40), 0), ~0ULL, "unknown bit refused");
 }
 
@@ -104,16 +106,16 @@ static void test_options(void)
 {
 	uint64_t ctl;
 
-	ctl = ctl_of(U | PERF_SAMPLE_BRANCH_COND, RVCTR_FILTER_NTBR);
-	T_EQ(types_of(ctl), TB(TKBR) | TB(NTBR), "cond + ntbr: taken and not-taken");
-	T_EQ(ctl_of(U | PERF_SAMPLE_BRANCH_CALL, RVCTR_FILTER_NTBR), ~0ULL,
+	ctl = ctl_of(U | PERF_SAMPLE_BRANCH_COND, RISCV_CTR_OPT_NTBR);
+	T_EQ(types_of(ctl), TB(TAKEN_BRANCH) | TB(NONTAKEN_BRANCH), "cond + ntbr: taken and not-taken");
+	T_EQ(ctl_of(U | PERF_SAMPLE_BRANCH_CALL, RISCV_CTR_OPT_NTBR), ~0ULL,
 	     "ntbr without cond refused");
-	T_OK(ctl_of(U | PERF_SAMPLE_BRANCH_ANY, RVCTR_FILTER_NTBR) & RVCTR_CTL_NTBREN,
+	T_OK(ctl_of(U | PERF_SAMPLE_BRANCH_ANY, RISCV_CTR_OPT_NTBR) & CTRCTL_NTBREN,
 	     "any + ntbr sets NTBREN");
-	T_OK(ctl_of(U | PERF_SAMPLE_BRANCH_ANY, RVCTR_FILTER_BPFRZ) & RVCTR_CTL_BPFRZ,
+	T_OK(ctl_of(U | PERF_SAMPLE_BRANCH_ANY, RISCV_CTR_OPT_BPFRZ) & CTRCTL_BPFRZ,
 	     "bpfrz sets BPFRZ");
-	T_EQ(ctl_of(U | PERF_SAMPLE_BRANCH_ANY, 0) & RVCTR_CTL_BPFRZ, 0, "no BPFRZ by default");
-	T_OK(ctl_of(U | PERF_SAMPLE_BRANCH_ANY, 0) & RVCTR_CTL_LCOFIFRZ, "LCOFIFRZ always");
+	T_EQ(ctl_of(U | PERF_SAMPLE_BRANCH_ANY, 0) & CTRCTL_BPFRZ, 0, "no BPFRZ by default");
+	T_OK(ctl_of(U | PERF_SAMPLE_BRANCH_ANY, 0) & CTRCTL_LCOFIFRZ, "LCOFIFRZ always");
 }
 
 static void test_call_stack(void)
@@ -123,10 +125,10 @@ static void test_call_stack(void)
 	/* perf record --call-graph lbr asks for this exact set. */
 	T_EQ(ctl_of(cs | PERF_SAMPLE_BRANCH_NO_FLAGS | PERF_SAMPLE_BRANCH_NO_CYCLES |
 		    PERF_SAMPLE_BRANCH_HW_INDEX, 0),
-	     RVCTR_CTL_U | RVCTR_CTL_LCOFIFRZ | RVCTR_CTL_RASEMU, "call_stack: RASEMU");
+	     CTRCTL_U_ENABLE | CTRCTL_LCOFIFRZ | CTRCTL_RASEMU, "call_stack: RASEMU");
 	T_EQ(ctl_of(cs | PERF_SAMPLE_BRANCH_COND, 0), ~0ULL,
 	     "call_stack with a type filter refused (RASEMU ignores them)");
-	T_EQ(ctl_of(cs, RVCTR_FILTER_NTBR), ~0ULL, "call_stack + ntbr refused");
+	T_EQ(ctl_of(cs, RISCV_CTR_OPT_NTBR), ~0ULL, "call_stack + ntbr refused");
 }
 
 /*
@@ -161,7 +163,7 @@ static void test_fields_only(void)
 			}
 	T_OK(n > 50, "most combinations translate");
 	T_EQ(outside, 0, "no filter sets a bit outside sctrctl's fields");
-	T_EQ(RVCTR_CTL_SFIELDS, fields, "RVCTR_CTL_SFIELDS: the fields of sctrctl");
+	T_EQ(RISCV_CTR_SCTRCTL_FIELDS, fields, "RISCV_CTR_SCTRCTL_FIELDS: the fields of sctrctl");
 }
 
 int main(void)

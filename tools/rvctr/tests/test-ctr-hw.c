@@ -12,6 +12,8 @@
  * cleared, as CTR v1.0 lets an implementation leave them out.
  */
 #include <rvctr/ctr.h>
+#include <rvctr/hpm.h>
+#include <riscv_ctr_rec.h>
 
 #include "tests.h"
 
@@ -23,17 +25,17 @@
 #define QEMU_CTL	0xff3e00001983ULL
 #define ALL_DEPTHS	0x1fU
 
-static const struct rvctr_ctr_hw qemu = { QEMU_CTL, ALL_DEPTHS, 1 };
+static const struct riscv_ctr_hw qemu = { QEMU_CTL, ALL_DEPTHS, 1 };
 
 /* The first missing field of @bst (with @opts) on @hw; "refused" if CTR cannot. */
-static const char *needs(const struct rvctr_ctr_hw *hw, uint64_t bst,
+static const char *needs(const struct riscv_ctr_hw *hw, uint64_t bst,
 			 uint64_t opts)
 {
 	__u64 ctl;
 
-	if (rvctr_branch_filter(bst, opts, &ctl))
+	if (riscv_ctr_branch_filter(bst, opts, &ctl))
 		return "refused";
-	return rvctr_ctl_field_name(rvctr_ctl_missing(ctl, hw));
+	return riscv_ctr_field_name(riscv_ctr_sctrctl_missing(ctl, hw));
 }
 
 static void test_qemu_honours_everything(void)
@@ -47,13 +49,13 @@ static void test_qemu_honours_everything(void)
 	unsigned int t, o, missing = 0, n = 0;
 	__u64 ctl;
 
-	T_EQ(QEMU_CTL, RVCTR_CTL_SFIELDS, "QEMU keeps every sctrctl field");
+	T_EQ(QEMU_CTL, RISCV_CTR_SCTRCTL_FIELDS, "QEMU keeps every sctrctl field");
 	for (t = 0; t < sizeof(types) / sizeof(types[0]); t++)
 		for (o = 0; o < 4; o++) {
-			if (rvctr_branch_filter(types[t] | U | K, o, &ctl))
+			if (riscv_ctr_branch_filter(types[t] | U | K, o, &ctl))
 				continue;
 			n++;
-			missing += !!rvctr_ctl_missing(ctl, &qemu);
+			missing += !!riscv_ctr_sctrctl_missing(ctl, &qemu);
 		}
 	T_OK(n > 15, "filters translated");
 	T_EQ(missing, 0, "QEMU can honour every filter");
@@ -61,9 +63,9 @@ static void test_qemu_honours_everything(void)
 
 static void test_no_rasemu(void)
 {
-	struct rvctr_ctr_hw hw = qemu;
+	struct riscv_ctr_hw hw = qemu;
 
-	hw.ctl &= ~RVCTR_CTL_RASEMU;
+	hw.sctrctl &= ~CTRCTL_RASEMU;
 	T_STREQ(needs(&hw, U | CS, 0), "RASEMU", "call stack needs RASEMU");
 	T_STREQ(needs(&hw, U | K | PERF_SAMPLE_BRANCH_ANY, 0), "none",
 		"any needs no RASEMU");
@@ -73,10 +75,10 @@ static void test_no_rasemu(void)
 
 static void test_no_type_filter(void)
 {
-	struct rvctr_ctr_hw hw = qemu;
+	struct riscv_ctr_hw hw = qemu;
 
 	/* Only the mandatory fields, and the freezes. */
-	hw.ctl = RVCTR_CTL_U | RVCTR_CTL_S | RVCTR_CTL_LCOFIFRZ | RVCTR_CTL_BPFRZ;
+	hw.sctrctl = CTRCTL_U_ENABLE | CTRCTL_S_ENABLE | CTRCTL_LCOFIFRZ | CTRCTL_BPFRZ;
 	T_STREQ(needs(&hw, U | K | PERF_SAMPLE_BRANCH_ANY, 0), "none",
 		"any needs no inhibit bit");
 	T_STREQ(needs(&hw, U, 0), "none", "no type bit: any");
@@ -84,13 +86,13 @@ static void test_no_type_filter(void)
 		"call needs the inhibits, lowest first");
 	T_STREQ(needs(&hw, U | PERF_SAMPLE_BRANCH_ANY_CALL, 0), "TRETINH",
 		"any_call lets traps through: TRETINH is the first it needs");
-	T_STREQ(needs(&hw, U | PERF_SAMPLE_BRANCH_ANY, RVCTR_FILTER_BPFRZ), "none",
+	T_STREQ(needs(&hw, U | PERF_SAMPLE_BRANCH_ANY, RISCV_CTR_OPT_BPFRZ), "none",
 		"ctr_bpfrz with BPFRZ");
 	T_STREQ(needs(&hw, U | CS, 0), "RASEMU", "call stack");
 
 	/* One inhibit missing: the filters that need it, only. */
 	hw = qemu;
-	hw.ctl &= ~RVCTR_CTL_CORSWAPINH;
+	hw.sctrctl &= ~CTRCTL_CORSWAP_INH;
 	T_STREQ(needs(&hw, U | PERF_SAMPLE_BRANCH_COND, 0), "CORSWAPINH",
 		"cond must inhibit co-routine swaps");
 	T_STREQ(needs(&hw, U | PERF_SAMPLE_BRANCH_ANY, 0), "none",
@@ -99,49 +101,49 @@ static void test_no_type_filter(void)
 
 static void test_no_options(void)
 {
-	struct rvctr_ctr_hw hw = qemu;
+	struct riscv_ctr_hw hw = qemu;
 
-	hw.ctl &= ~(RVCTR_CTL_NTBREN | RVCTR_CTL_BPFRZ);
-	T_STREQ(needs(&hw, U | PERF_SAMPLE_BRANCH_ANY, RVCTR_FILTER_NTBR),
+	hw.sctrctl &= ~(CTRCTL_NTBREN | CTRCTL_BPFRZ);
+	T_STREQ(needs(&hw, U | PERF_SAMPLE_BRANCH_ANY, RISCV_CTR_OPT_NTBR),
 		"NTBREN", "ctr_ntbr needs NTBREN");
-	T_STREQ(needs(&hw, U | PERF_SAMPLE_BRANCH_ANY, RVCTR_FILTER_BPFRZ),
+	T_STREQ(needs(&hw, U | PERF_SAMPLE_BRANCH_ANY, RISCV_CTR_OPT_BPFRZ),
 		"BPFRZ", "ctr_bpfrz needs BPFRZ");
 	T_STREQ(needs(&hw, U | PERF_SAMPLE_BRANCH_ANY, 0), "none",
 		"any without them");
-	T_STREQ(needs(&hw, U | PERF_SAMPLE_BRANCH_CALL, RVCTR_FILTER_NTBR),
+	T_STREQ(needs(&hw, U | PERF_SAMPLE_BRANCH_CALL, RISCV_CTR_OPT_NTBR),
 		"refused", "ctr_ntbr without cond is refused before the mask");
 
 	hw = qemu;
-	hw.ctl &= ~RVCTR_CTL_LCOFIFRZ;
+	hw.sctrctl &= ~CTRCTL_LCOFIFRZ;
 	T_STREQ(needs(&hw, U | PERF_SAMPLE_BRANCH_ANY, 0), "LCOFIFRZ",
 		"no LCOFIFRZ: nothing can be sampled");
-	hw.ctl = RVCTR_CTL_U | RVCTR_CTL_LCOFIFRZ;
+	hw.sctrctl = CTRCTL_U_ENABLE | CTRCTL_LCOFIFRZ;
 	T_STREQ(needs(&hw, K | PERF_SAMPLE_BRANCH_ANY, 0), "S", "k needs S");
 	T_STREQ(needs(&hw, U | PERF_SAMPLE_BRANCH_ANY, 0), "none", "u does not");
 }
 
 static void test_names(void)
 {
-	T_STREQ(rvctr_ctl_field_name(0), "none", "nothing missing");
-	T_STREQ(rvctr_ctl_field_name(RVCTR_CTL_RASEMU | RVCTR_CTL_NTBREN),
+	T_STREQ(riscv_ctr_field_name(0), "none", "nothing missing");
+	T_STREQ(riscv_ctr_field_name(CTRCTL_RASEMU | CTRCTL_NTBREN),
 		"RASEMU", "the lowest field");
-	T_STREQ(rvctr_ctl_field_name(1ULL << 38), "reserved", "bit 38");
-	T_STREQ(rvctr_ctl_field_name(RVCTR_CTL_DIRLJMPINH), "DIRLJMPINH", "bit 47");
-	T_STREQ(rvctr_ctl_field_name(1ULL << 63), "reserved", "bit 63");
+	T_STREQ(riscv_ctr_field_name(1ULL << 38), "reserved", "bit 38");
+	T_STREQ(riscv_ctr_field_name(CTRCTL_DIROJUMP_INH), "DIRLJMPINH", "bit 47");
+	T_STREQ(riscv_ctr_field_name(1ULL << 63), "reserved", "bit 63");
 }
 
 /* Two harts, as the driver sees them at load. */
 static void test_intersection(void)
 {
-	struct rvctr_ctr_hw all = { ~0ULL, ALL_DEPTHS, 1 };
-	const struct rvctr_ctr_hw h0 = { QEMU_CTL, ALL_DEPTHS, 1 };
-	const struct rvctr_ctr_hw h1 = { QEMU_CTL & ~RVCTR_CTL_RASEMU, 0x7, 0 };
+	struct riscv_ctr_hw all = { ~0ULL, ALL_DEPTHS, 1 };
+	const struct riscv_ctr_hw h0 = { QEMU_CTL, ALL_DEPTHS, 1 };
+	const struct riscv_ctr_hw h1 = { QEMU_CTL & ~CTRCTL_RASEMU, 0x7, 0 };
 
-	rvctr_ctr_hw_and(&all, &h0);
-	T_EQ(all.ctl, QEMU_CTL, "one hart: its fields");
+	riscv_ctr_hw_and(&all, &h0);
+	T_EQ(all.sctrctl, QEMU_CTL, "one hart: its fields");
 	T_EQ(all.misp, 1, "one hart: its MISP");
-	rvctr_ctr_hw_and(&all, &h1);
-	T_EQ(all.ctl, QEMU_CTL & ~RVCTR_CTL_RASEMU, "two: RASEMU only if both");
+	riscv_ctr_hw_and(&all, &h1);
+	T_EQ(all.sctrctl, QEMU_CTL & ~CTRCTL_RASEMU, "two: RASEMU only if both");
 	T_EQ(all.depths, 0x7, "two: 16..64");
 	T_EQ(all.misp, 0, "two: MISP only if both");
 }
@@ -149,44 +151,44 @@ static void test_intersection(void)
 /* A hart that comes up after load. */
 static void test_late_hart(void)
 {
-	const struct rvctr_ctr_hw pmu = { QEMU_CTL, ALL_DEPTHS, 0 };
-	const struct rvctr_ctr_hw misp_pmu = { QEMU_CTL, ALL_DEPTHS, 1 };
-	struct rvctr_ctr_hw hart = pmu, lack;
+	const struct riscv_ctr_hw pmu = { QEMU_CTL, ALL_DEPTHS, 0 };
+	const struct riscv_ctr_hw misp_pmu = { QEMU_CTL, ALL_DEPTHS, 1 };
+	struct riscv_ctr_hw hart = pmu, lack;
 
-	T_EQ(rvctr_ctr_hw_lacks(&hart, &pmu, &lack), 0, "the same hart: nothing");
+	T_EQ(riscv_ctr_hw_lacks(&hart, &pmu, &lack), 0, "the same hart: nothing");
 	hart.misp = 1;
-	hart.ctl |= 1ULL << 60;
-	T_EQ(rvctr_ctr_hw_lacks(&hart, &pmu, &lack), 0, "more than offered: nothing");
+	hart.sctrctl |= 1ULL << 60;
+	T_EQ(riscv_ctr_hw_lacks(&hart, &pmu, &lack), 0, "more than offered: nothing");
 
 	hart = pmu;
 	hart.depths = 0x7;
-	T_OK(rvctr_ctr_hw_lacks(&hart, &pmu, &lack), "no 128, 256: lacks");
+	T_OK(riscv_ctr_hw_lacks(&hart, &pmu, &lack), "no 128, 256: lacks");
 	T_EQ(lack.depths, 0x18, "depths 128 and 256");
-	T_EQ(lack.ctl, 0, "no field");
+	T_EQ(lack.sctrctl, 0, "no field");
 
 	hart = pmu;
-	hart.ctl &= ~(RVCTR_CTL_RASEMU | RVCTR_CTL_NTBREN);
-	T_OK(rvctr_ctr_hw_lacks(&hart, &pmu, &lack), "no RASEMU: lacks");
-	T_EQ(lack.ctl, RVCTR_CTL_RASEMU | RVCTR_CTL_NTBREN, "RASEMU and NTBREN");
-	T_STREQ(rvctr_ctl_field_name(lack.ctl), "RASEMU", "named");
+	hart.sctrctl &= ~(CTRCTL_RASEMU | CTRCTL_NTBREN);
+	T_OK(riscv_ctr_hw_lacks(&hart, &pmu, &lack), "no RASEMU: lacks");
+	T_EQ(lack.sctrctl, CTRCTL_RASEMU | CTRCTL_NTBREN, "RASEMU and NTBREN");
+	T_STREQ(riscv_ctr_field_name(lack.sctrctl), "RASEMU", "named");
 
 	hart = misp_pmu;
 	hart.misp = 0;
-	T_OK(rvctr_ctr_hw_lacks(&hart, &misp_pmu, &lack) && lack.misp,
+	T_OK(riscv_ctr_hw_lacks(&hart, &misp_pmu, &lack) && lack.misp,
 	     "no MISP where the others report it: lacks");
 }
 
 static void test_depth_pick(void)
 {
-	T_EQ(rvctr_depth_pick(ALL_DEPTHS, 64), 64, "64 of 16..256");
-	T_EQ(rvctr_depth_pick(ALL_DEPTHS, 0), 256, "0: the largest");
-	T_EQ(rvctr_depth_pick(ALL_DEPTHS, 256), 256, "256 when asked");
-	T_EQ(rvctr_depth_pick(ALL_DEPTHS, 48), 32, "48: the largest below");
-	T_EQ(rvctr_depth_pick(0x1, 64), 16, "a 16-entry hart gives 16");
-	T_EQ(rvctr_depth_pick(0x18, 64), 128, "128..256 only: the smallest");
-	T_EQ(rvctr_depth_pick(0x18, 1000), 256, "1000: the largest below");
-	T_EQ(rvctr_depth_pick(0, 64), 0, "no depth at all");
-	T_EQ(rvctr_depth_pick(0x100, 64), 0, "no valid encoding");
+	T_EQ(riscv_ctr_depth_pick(ALL_DEPTHS, 64), 64, "64 of 16..256");
+	T_EQ(riscv_ctr_depth_pick(ALL_DEPTHS, 0), 256, "0: the largest");
+	T_EQ(riscv_ctr_depth_pick(ALL_DEPTHS, 256), 256, "256 when asked");
+	T_EQ(riscv_ctr_depth_pick(ALL_DEPTHS, 48), 32, "48: the largest below");
+	T_EQ(riscv_ctr_depth_pick(0x1, 64), 16, "a 16-entry hart gives 16");
+	T_EQ(riscv_ctr_depth_pick(0x18, 64), 128, "128..256 only: the smallest");
+	T_EQ(riscv_ctr_depth_pick(0x18, 1000), 256, "1000: the largest below");
+	T_EQ(riscv_ctr_depth_pick(0, 64), 0, "no depth at all");
+	T_EQ(riscv_ctr_depth_pick(0x100, 64), 0, "no valid encoding");
 }
 
 int main(void)

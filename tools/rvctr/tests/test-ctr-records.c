@@ -6,11 +6,13 @@
  * (QEMU never sets MISP, CCV or CC).
  */
 #include <rvctr/ctr.h>
+#include <rvctr/hpm.h>
+#include <riscv_ctr_rec.h>
 
 #include "tests.h"
 
 /* Recorded: "sctrstatus 0x8 depth 16 sctrctl 0x1001", entries 0..10. */
-static const struct rvctr_raw_entry qemu[] = {
+static const struct riscv_ctr_raw qemu[] = {
 	{ 0xb58dd, 0xb5920, 0x5 },
 	{ 0xb5933, 0xb58c8, 0x9 },
 	{ 0xd7f09, 0xb592e, 0xb },
@@ -27,13 +29,13 @@ static const struct rvctr_raw_entry qemu[] = {
 };
 
 /* Decode newest first up to the first invalid entry, like the driver. */
-static unsigned int decode_all(const struct rvctr_raw_entry *e, unsigned int n,
-			       int has_misp, struct rvctr_branch *out)
+static unsigned int decode_all(const struct riscv_ctr_raw *e, unsigned int n,
+			       int has_misp, struct riscv_ctr_branch *out)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		if (!rvctr_decode(&e[i], has_misp, &out[i]))
+		if (!riscv_ctr_decode(&e[i], has_misp, &out[i]))
 			break;
 	return i;
 }
@@ -45,7 +47,7 @@ static void test_qemu_buffer(void)
 		PERF_BR_CALL, PERF_BR_COND, PERF_BR_UNCOND, PERF_BR_RET,
 		PERF_BR_UNCOND, PERF_BR_CALL, PERF_BR_COND,
 	};
-	struct rvctr_branch b[16];
+	struct riscv_ctr_branch b[16];
 	unsigned int n, i, ok_types = 0, ok_addr = 0, chained = 0;
 
 	n = decode_all(qemu, sizeof(qemu) / sizeof(qemu[0]), 0, b);
@@ -53,12 +55,12 @@ static void test_qemu_buffer(void)
 	for (i = 0; i < n; i++) {
 		ok_types += b[i].perf_type == want_type[i];
 		ok_addr += b[i].from == (qemu[i].source & ~1ULL) &&
-			   b[i].to == qemu[i].target && !b[i].kernel_from;
+			   b[i].to == qemu[i].target && !riscv_ctr_is_kernel(b[i].from);
 	}
 	T_EQ(ok_types, n, "recorded TYPEs map to perf types");
 	T_EQ(ok_addr, n, "V stripped from sources, user addresses");
 	T_EQ(b[0].from, 0xb58dc, "newest source");
-	T_EQ(b[7].type, RVCTR_TYPE_RET, "entry 7 is a return");
+	T_EQ(b[7].type, CTRDATA_TYPE_RETURN, "entry 7 is a return");
 	/* Execution runs straight from a record's target to the newer one's source. */
 	for (i = 1; i < n; i++)
 		chained += b[i].to <= b[i - 1].from;
@@ -68,27 +70,27 @@ static void test_qemu_buffer(void)
 			break;
 	T_EQ(i, n, "no MISP or cycle claims from QEMU records");
 	for (i = 0; i < n; i++)
-		if (!rvctr_filter_passes(RVCTR_CTL_U | RVCTR_CTL_LCOFIFRZ, b[i].type))
+		if (!riscv_ctr_filter_passes(CTRCTL_U_ENABLE | CTRCTL_LCOFIFRZ, b[i].type))
 			break;
 	T_EQ(i, n, "every record passes the filter it was recorded with");
 }
 
 static uint64_t data(unsigned int type, int ccv, unsigned int cce, unsigned int ccm)
 {
-	return type | (ccv ? RVCTR_DATA_CCV : 0) | RVCTR_PREP(RVCTR_DATA_CCE, cce) |
-	       RVCTR_PREP(RVCTR_DATA_CCM, ccm);
+	return type | (ccv ? CTRDATA_CCV : 0) | RVCTR_PREP(CTRDATA_CCE_MASK, cce) |
+	       RVCTR_PREP(CTRDATA_CCM_MASK, ccm);
 }
 
 /* As hardware with MISP and cycle counting records a kernel path. */
 static void test_hw_buffer(void)
 {
-	const struct rvctr_raw_entry hw[] = {
+	const struct riscv_ctr_raw hw[] = {
 		{ 0xffffffff80001001ULL, 0xffffffff80002001ULL, data(5, 1, 0, 17) },
 		{ 0xffffffff80000f01ULL, 0xffffffff80000f80ULL, data(13, 1, 3, 2) },
 		{ 0x0000000000010001ULL, 0xffffffff80000100ULL, data(1, 1, 15, 4095) },
 		{ 0x0000000000001001ULL, 0x0000000000010000ULL, data(9, 0, 2, 5) },
 	};
-	struct rvctr_branch b[4];
+	struct riscv_ctr_branch b[4];
 
 	T_EQ(decode_all(hw, 4, 1, b), 4, "4 records");
 	T_EQ(b[0].mispred, 1, "MISP set: mispredicted");
@@ -99,10 +101,10 @@ static void test_hw_buffer(void)
 	T_EQ(b[1].cycles, (4096 + 2) << 2, "CCE 3: (4096 + CCM) << 2");
 	T_EQ(b[2].cycles, 0xffff, "CCE 15 saturates at 16 bits");
 	T_EQ(b[2].perf_type, PERF_BR_SYSCALL, "exception from user: SYSCALL");
-	T_EQ(b[2].kernel_from, 0, "... from user");
+	T_EQ(riscv_ctr_is_kernel(b[2].from), 0, "... from user");
 	T_EQ(b[3].cycles_valid, 0, "CCV 0: no cycles");
 	T_EQ(b[3].cycles, 0, "... reported as 0");
-	T_EQ(b[0].kernel_from, 1, "kernel source");
+	T_EQ(riscv_ctr_is_kernel(b[0].from), 1, "kernel source");
 }
 
 int main(void)

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests for include/rvctr/isa.h: ISA strings and the ACPI RHCT, as
- * the driver reads them on an ACPI boot.  The bench boots with a device
+ * Unit tests for include/rvctr/isa.h (drivers/perf/rvctr/rvctr_rhct.c):
+ * ISA strings and the ACPI RHCT, as the driver reads them on an ACPI boot.  The bench boots with a device
  * tree, so the RHCT walk is only tested here, on tables laid out the way
  * QEMU's virt machine builds them (hw/riscv/virt-acpi-build.c: one ISA
  * string node, an MMU node, then one hart info node per hart pointing at
  * both), plus corrupt ones.
  */
+#include <errno.h>
 #include <stdlib.h>
 
 #include <rvctr/isa.h>

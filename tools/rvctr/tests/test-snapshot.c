@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The raw CTR snapshot parser and its decoding to perf branch entries. */
 #include <rvctr/ctr.h>
-#include <rvctr/ctr_perf.h>
+#include <rvctr/hpm.h>
+#include <riscv_ctr_rec.h>
 #include <rvctr/snapshot.h>
 
 #include "tests.h"
@@ -35,17 +36,17 @@ static char *snapshot_text(unsigned int depth, unsigned int nr)
 		n += snprintf(buf + n, sizeof(buf) - n, "%u 0x%x 0x%x 0x%llx\n", i,
 			      0x1001 + 0x10 * i, 0x2000 + 0x10 * i + (i == 2),
 			      /* TYPE dircall for 0, tkbr else; CCV; CCE 1 CCM 5 */
-			      (unsigned long long)(RVCTR_PREP(RVCTR_DATA_TYPE,
-					i ? RVCTR_TYPE_TKBR : RVCTR_TYPE_DIRCALL) |
-				RVCTR_DATA_CCV | RVCTR_PREP(RVCTR_DATA_CCE, 1) |
-				RVCTR_PREP(RVCTR_DATA_CCM, 5)));
+			      (unsigned long long)(RVCTR_PREP(CTRDATA_TYPE_MASK,
+					i ? CTRDATA_TYPE_TAKEN_BRANCH : CTRDATA_TYPE_DIRECT_CALL) |
+				CTRDATA_CCV | RVCTR_PREP(CTRDATA_CCE_MASK, 1) |
+				RVCTR_PREP(CTRDATA_CCM_MASK, 5)));
 	return buf;
 }
 
 static void test_good(void)
 {
 	static struct rvctr_snapshot s;
-	struct perf_branch_entry br[RVCTR_DEPTH_MAX];
+	struct perf_branch_entry br[RISCV_CTR_DEPTH_MAX];
 	char err[256];
 	unsigned int n;
 
@@ -54,7 +55,7 @@ static void test_good(void)
 	T_EQ(s.sctrctl, 0x1007, "sctrctl, as the driver prints it");
 	T_EQ(s.nr, 16, "16 entries");
 	T_EQ(s.entries[1].source, 0x1011, "entry 1 source (raw, with V)");
-	n = rvctr_ctr_to_perf(s.entries, s.nr, 1, br);
+	n = riscv_ctr_stack_to_perf(s.entries, s.nr, 1, RVCTR_SNAPSHOT_BST, br);
 	T_EQ(n, 16, "all valid");
 	T_EQ(br[0].from, 0x1000, "V bit stripped from source");
 	T_EQ(br[0].type, PERF_BR_CALL, "dircall -> PERF_BR_CALL");
@@ -63,21 +64,23 @@ static void test_good(void)
 	T_EQ(br[2].mispred, 1, "MISP -> mispred");
 	T_EQ(br[1].predicted, 1, "no MISP -> predicted when the hart has MISP");
 	T_EQ(br[0].cycles, 4096 + 5, "cycles: CCE 1 -> 4096 + CCM");
-	n = rvctr_ctr_to_perf(s.entries, s.nr, 0, br);
+	n = riscv_ctr_stack_to_perf(s.entries, s.nr, 0, RVCTR_SNAPSHOT_BST, br);
 	T_EQ(br[2].mispred + br[1].predicted, 0, "no mispredict claims without MISP");
 }
 
 static void test_invalid_entries(void)
 {
 	static struct rvctr_snapshot s;
-	struct perf_branch_entry br[RVCTR_DEPTH_MAX];
+	struct perf_branch_entry br[RISCV_CTR_DEPTH_MAX];
 	char err[256];
 	char *t = snapshot_text(16, 16);
 
 	/* clear V of entry 5 */
 	strstr(t, "\n5 0x1051")[8] = '0';
 	T_EQ(parse(t, &s, err, sizeof(err)), 1, "parses");
-	T_EQ(rvctr_ctr_to_perf(s.entries, s.nr, 0, br), 15, "invalid entry skipped");
+	/* As the driver's copy: the first invalid entry ends the stack. */
+	T_EQ(riscv_ctr_stack_to_perf(s.entries, s.nr, 0, RVCTR_SNAPSHOT_BST, br), 5,
+	     "the stack ends at the first invalid entry");
 }
 
 static void test_two(void)

@@ -12,15 +12,24 @@
 
 #include <stdio.h>
 #include <stdint.h>
-#include <rvctr/ctr.h>
+#include <riscv_ctr_rec.h>
 
 struct rvctr_snapshot {
 	uint64_t sctrstatus;
 	uint64_t sctrctl;		/* 0 when the header does not give it */
 	unsigned int depth;		/* as announced by the header */
 	unsigned int nr;		/* entries read (== depth when complete) */
-	struct rvctr_raw_entry entries[RVCTR_DEPTH_MAX];
+	struct riscv_ctr_raw entries[RISCV_CTR_DEPTH_MAX];
 };
+
+/*
+ * The filter a snapshot's entries are converted under: every mode and
+ * type, as recorded.  The conversion is the driver's own,
+ * riscv_ctr_stack_to_perf() (drivers/perf/riscv_ctr_rec.c).
+ */
+#define RVCTR_SNAPSHOT_BST	(PERF_SAMPLE_BRANCH_USER | \
+				 PERF_SAMPLE_BRANCH_KERNEL | \
+				 PERF_SAMPLE_BRANCH_ANY)
 
 struct rvctr_snapshot_reader;
 

@@ -105,10 +105,4 @@ if [ "$flavor" != stock ]; then
 	set_depth 256
 	policy -b -e cycles -c "$period"
 fi
-# The driver's own copy loop, counted in the kernel (debugfs, exact
-# under -icount), on the bench hart.
-if [ "$flavor" != stock ]; then
-	$pin cat /sys/kernel/debug/rvctr/ctr_read_cost >/out/read-cost-$flavor.txt ||
-		echo "# ctr_read_cost failed"
-fi
 echo "# wrote $(wc -l <"$tsv") rows to $tsv"

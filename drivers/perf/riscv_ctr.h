@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * RISC-V Control Transfer Records (Smctr/Ssctr v1.0) as perf branch stacks.
+ *
+ * The CTR backend of a RISC-V CPU PMU driver, in the model of Arm's BRBE
+ * (drivers/perf/arm_brbe.h): a few hooks the PMU driver calls from its own
+ * struct pmu callbacks, overflow handler and CPU hotplug callbacks.  The
+ * backend registers no PMU, requests no interrupt and sets up no hotplug
+ * state of its own.
+ *
+ * The caller checks that every hart has Ssctr and Sscsrind (the entries
+ * are read through siselect/sireg*) before calling riscv_ctr_probe(); a
+ * NULL struct riscv_ctr (no CTR, or CONFIG_RISCV_PMU_CTR off) makes every
+ * hook a no-op and branch-stack events fail event_init.
+ *
+ * The caller, per hook:
+ *   probe/remove        riscv_ctr_probe() after its struct pmu is set up
+ *                       and before perf_pmu_register(): it sets
+ *                       pmu->task_ctx_cache, and returns NULL when the
+ *                       harts share no CTR depth, an ERR_PTR() on
+ *                       failure; riscv_ctr_remove() after
+ *                       perf_pmu_unregister(), with riscv_ctr_snapshot()
+ *                       no longer installed
+ *   sysfs               riscv_ctr_caps_group() and riscv_ctr_depth_group()
+ *                       into pmu->attr_groups; the format strings
+ *                       RISCV_CTR_FORMAT_* into its format group
+ *   CPU hotplug         riscv_ctr_cpu_starting() on the incoming hart
+ *   pmu->event_init     riscv_ctr_event_init() for every event
+ *   pmu->add/del        riscv_ctr_add() after the counter is allocated
+ *                       (undo the counter if it fails), riscv_ctr_del()
+ *   pmu->pmu_enable     riscv_ctr_enable() / riscv_ctr_disable(), also
+ *   /pmu_disable        around CPU PM; riscv_ctr_pm_exit() after a
+ *                       non-retentive idle state, before enable
+ *   overflow handler    riscv_ctr_sample() per overflowed event with a
+ *                       branch stack, before perf_event_overflow();
+ *                       riscv_ctr_unfreeze() once after the last one;
+ *                       riscv_ctr_spurious() when none of its counters
+ *                       overflowed
+ *   pmu->sched_task     riscv_ctr_sched_task(), with the task's save area
+ *                       (task->perf_ctx_data->data from Linux 6.15,
+ *                       pmu_ctx->task_ctx_data before)
+ *   BPF                 riscv_ctr_snapshot() as the perf_snapshot_branch_stack
+ *                       static call (bpf_get_branch_snapshot())
+ *
+ * siselect/sireg* are shared with other Sscsrind users (counter delegation,
+ * AIA): every access here is made with interrupts off, and the caller's
+ * must be too.
+ */
+#ifndef __RISCV_CTR_H
+#define __RISCV_CTR_H
+
+#include <linux/bits.h>
+#include <linux/errno.h>
+#include <linux/perf_event.h>
+#include <linux/stringify.h>
+#include <linux/types.h>
+
+struct attribute_group;
+struct riscv_ctr;
+struct task_struct;
+
+/*
+ * Options outside attr.branch_sample_type, in attr.config2: "ctr_ntbr"
+ * also records not-taken branches (sctrctl.NTBREN), "ctr_bpfrz" freezes
+ * CTR on a breakpoint exception (sctrctl.BPFRZ).  The caller puts
+ * RISCV_CTR_FORMAT_* in its format group under these names.
+ */
+#define RISCV_CTR_CONFIG2_NTBR_BIT	0
+#define RISCV_CTR_CONFIG2_BPFRZ_BIT	1
+#define RISCV_CTR_FORMAT_NTBR	"config2:" __stringify(RISCV_CTR_CONFIG2_NTBR_BIT)
+#define RISCV_CTR_FORMAT_BPFRZ	"config2:" __stringify(RISCV_CTR_CONFIG2_BPFRZ_BIT)
+
+#if IS_ENABLED(CONFIG_RISCV_PMU_CTR)
+
+struct riscv_ctr *riscv_ctr_probe(struct pmu *pmu, unsigned int depth);
+void riscv_ctr_remove(struct riscv_ctr *ctr, struct pmu *pmu);
+const struct attribute_group *riscv_ctr_caps_group(struct riscv_ctr *ctr);
+const struct attribute_group *riscv_ctr_depth_group(struct riscv_ctr *ctr);
+int riscv_ctr_cpu_starting(struct riscv_ctr *ctr);
+
+int riscv_ctr_event_init(struct riscv_ctr *ctr, struct perf_event *event);
+int riscv_ctr_add(struct riscv_ctr *ctr, struct perf_event *event);
+void riscv_ctr_del(struct riscv_ctr *ctr, struct perf_event *event);
+void riscv_ctr_enable(struct riscv_ctr *ctr);
+void riscv_ctr_disable(struct riscv_ctr *ctr);
+void riscv_ctr_pm_exit(struct riscv_ctr *ctr);
+
+void riscv_ctr_sample(struct riscv_ctr *ctr, struct perf_event *event,
+		      struct perf_sample_data *data);
+void riscv_ctr_unfreeze(struct riscv_ctr *ctr);
+void riscv_ctr_spurious(struct riscv_ctr *ctr);
+
+void riscv_ctr_sched_task(struct riscv_ctr *ctr, void *task_ctx,
+			  struct task_struct *task, bool sched_in);
+int riscv_ctr_snapshot(struct perf_branch_entry *entries, unsigned int cnt);
+
+#else
+
+static inline struct riscv_ctr *riscv_ctr_probe(struct pmu *pmu,
+						unsigned int depth)
+{
+	return NULL;
+}
+
+static inline void riscv_ctr_remove(struct riscv_ctr *ctr, struct pmu *pmu) { }
+
+static inline const struct attribute_group *
+riscv_ctr_caps_group(struct riscv_ctr *ctr)
+{
+	return NULL;
+}
+
+static inline const struct attribute_group *
+riscv_ctr_depth_group(struct riscv_ctr *ctr)
+{
+	return NULL;
+}
+
+static inline int riscv_ctr_cpu_starting(struct riscv_ctr *ctr)
+{
+	return 0;
+}
+
+static inline int riscv_ctr_event_init(struct riscv_ctr *ctr,
+				       struct perf_event *event)
+{
+	if (has_branch_stack(event))
+		return -EOPNOTSUPP;
+	return event->attr.config2 & (BIT_ULL(RISCV_CTR_CONFIG2_NTBR_BIT) |
+				      BIT_ULL(RISCV_CTR_CONFIG2_BPFRZ_BIT)) ?
+	       -EINVAL : 0;
+}
+
+static inline int riscv_ctr_add(struct riscv_ctr *ctr, struct perf_event *event)
+{
+	return 0;
+}
+
+static inline void riscv_ctr_del(struct riscv_ctr *ctr,
+				 struct perf_event *event) { }
+static inline void riscv_ctr_enable(struct riscv_ctr *ctr) { }
+static inline void riscv_ctr_disable(struct riscv_ctr *ctr) { }
+static inline void riscv_ctr_pm_exit(struct riscv_ctr *ctr) { }
+
+static inline void riscv_ctr_sample(struct riscv_ctr *ctr,
+				    struct perf_event *event,
+				    struct perf_sample_data *data) { }
+static inline void riscv_ctr_unfreeze(struct riscv_ctr *ctr) { }
+static inline void riscv_ctr_spurious(struct riscv_ctr *ctr) { }
+
+static inline void riscv_ctr_sched_task(struct riscv_ctr *ctr, void *task_ctx,
+					struct task_struct *task,
+					bool sched_in) { }
+
+static inline int riscv_ctr_snapshot(struct perf_branch_entry *entries,
+				     unsigned int cnt)
+{
+	return 0;
+}
+
+#endif /* CONFIG_RISCV_PMU_CTR */
+
+#endif /* __RISCV_CTR_H */

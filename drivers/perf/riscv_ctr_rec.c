@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * RISC-V Control Transfer Records: filter translation, record decoding
+ * and the record template; no kernel dependencies (riscv_ctr_rec.h).
+ */
+#include "riscv_ctr_rec.h"
+
+#define ctr_field(mask, v)	(((v) & (mask)) >> __builtin_ctzll(mask))
+
+/* ---- depths ---- */
+
+unsigned int riscv_ctr_depth_decode(u64 sctrdepth)
+{
+	unsigned int enc = sctrdepth & SCTRDEPTH_MASK;
+
+	return enc > SCTRDEPTH_MAX ? 0 : riscv_ctr_depth_entries(enc);
+}
+
+/* DEPTH for 16..256 entries; -1 if not a power of two in range. */
+int riscv_ctr_depth_encode(unsigned int entries)
+{
+	int enc;
+
+	for (enc = SCTRDEPTH_MIN; enc <= SCTRDEPTH_MAX; enc++)
+		if (riscv_ctr_depth_entries(enc) == entries)
+			return enc;
+	return -1;
+}
+
+/*
+ * The depth, in entries, to use of @depths (BIT(n): DEPTH n supported)
+ * when @want entries are asked for: @want if supported, the largest if
+ * @want is 0, else the largest supported below @want, else the smallest
+ * supported.  0 if @depths holds no depth.
+ */
+unsigned int riscv_ctr_depth_pick(unsigned int depths, unsigned int want)
+{
+	int enc;
+
+	depths &= (1U << (SCTRDEPTH_MAX + 1)) - 1;
+	if (!depths)
+		return 0;
+	for (enc = SCTRDEPTH_MAX; enc >= 0; enc--)
+		if ((depths & (1U << enc)) &&
+		    (!want || riscv_ctr_depth_entries(enc) <= want))
+			return riscv_ctr_depth_entries(enc);
+	return riscv_ctr_depth_entries(__builtin_ctz(depths));
+}
+
+/* ---- one entry ---- */
+
+/*
+ * Elapsed cycles since the previous record (CTR v1.0 "Cycle Counting"):
+ * CCE == 0 gives CCM; else (2^12 + CCM) << (CCE - 1).  When CCE > 1 the
+ * low CCE - 1 bits are not reported; @unbias adds the spec's mean
+ * undercount (2^(CCE-1) - 1) / 2, so that sums over many records are
+ * unbiased.
+ */
+u64 riscv_ctr_cycles(u64 data, bool unbias)
+{
+	u64 cce = ctr_field(CTRDATA_CCE_MASK, data);
+	u64 ccm = ctr_field(CTRDATA_CCM_MASK, data);
+	u64 cycles;
+
+	if (!cce)
+		return ccm;
+	cycles = (4096 + ccm) << (cce - 1);
+	if (unbias && cce > 1)
+		cycles += ((1ULL << (cce - 1)) - 1) / 2;
+	return cycles;
+}
+
+/* perf_branch_entry.cycles is 16 bits wide: saturate. */
+u16 riscv_ctr_cycles_sat16(u64 cycles)
+{
+	return cycles > 0xffff ? 0xffff : (u16)cycles;
+}
+
+/*
+ * ctrdata.TYPE to perf's branch type.  Exceptions map to SYSCALL (ecall
+ * is the common case; perf has no generic "exception"), not-taken and
+ * taken branches to COND, jumps with no link to UNCOND/IND.  perf's own
+ * tests expect direct jump -> UNCOND, indirect call -> IND_CALL, direct
+ * call -> CALL, return -> RET, taken branch -> COND.
+ */
+unsigned int riscv_ctr_type_to_perf(unsigned int type)
+{
+	static const u8 map[RISCV_CTR_NR_TYPES] = {
+		[CTRDATA_TYPE_NONE]			= PERF_BR_UNKNOWN,
+		[CTRDATA_TYPE_EXCEPTION]		= PERF_BR_SYSCALL,
+		[CTRDATA_TYPE_INTERRUPT]		= PERF_BR_IRQ,
+		[CTRDATA_TYPE_TRAP_RET]			= PERF_BR_ERET,
+		[CTRDATA_TYPE_NONTAKEN_BRANCH]		= PERF_BR_COND,
+		[CTRDATA_TYPE_TAKEN_BRANCH]		= PERF_BR_COND,
+		[CTRDATA_TYPE_RESERVED_6]		= PERF_BR_UNKNOWN,
+		[CTRDATA_TYPE_RESERVED_7]		= PERF_BR_UNKNOWN,
+		[CTRDATA_TYPE_INDIRECT_CALL]		= PERF_BR_IND_CALL,
+		[CTRDATA_TYPE_DIRECT_CALL]		= PERF_BR_CALL,
+		[CTRDATA_TYPE_INDIRECT_JUMP]		= PERF_BR_IND,
+		[CTRDATA_TYPE_DIRECT_JUMP]		= PERF_BR_UNCOND,
+		[CTRDATA_TYPE_CO_ROUTINE_SWAP]		= PERF_BR_UNKNOWN,
+		[CTRDATA_TYPE_RETURN]			= PERF_BR_RET,
+		[CTRDATA_TYPE_OTHER_INDIRECT_JUMP]	= PERF_BR_IND,
+		[CTRDATA_TYPE_OTHER_DIRECT_JUMP]	= PERF_BR_UNCOND,
+	};
+
+	return type < RISCV_CTR_NR_TYPES ? map[type] : PERF_BR_UNKNOWN;
+}
+
+/*
+ * Decode one raw entry; false if it is not valid (V = 0).  Without
+ * @has_misp (the harts do not implement ctrtarget.MISP) neither mispred
+ * nor predicted is claimed (perf prints '-').
+ */
+bool riscv_ctr_decode(const struct riscv_ctr_raw *e, bool has_misp,
+		      struct riscv_ctr_branch *b)
+{
+	if (!riscv_ctr_valid(e->source))
+		return false;
+	b->from = riscv_ctr_from(e->source);
+	b->to = riscv_ctr_to(e->target);
+	b->type = riscv_ctr_type(e->data);
+	b->perf_type = riscv_ctr_type_to_perf(b->type);
+	b->mispred = has_misp && (e->target & CTRTARGET_MISP);
+	b->predicted = has_misp && !(e->target & CTRTARGET_MISP);
+	b->cycles_valid = e->data & CTRDATA_CCV;
+	b->cycles = b->cycles_valid ?
+		    riscv_ctr_cycles_sat16(riscv_ctr_cycles(e->data, false)) : 0;
+	return true;
+}
+
+static void ctr_fill(struct perf_branch_entry *pe,
+		     const struct riscv_ctr_branch *b, u64 bst)
+{
+	/* Zero every field, reserved bits included (perf copies them out). */
+	*pe = (struct perf_branch_entry){ .from = b->from, .to = b->to };
+	if (!(bst & PERF_SAMPLE_BRANCH_NO_FLAGS)) {
+		pe->mispred = b->mispred;
+		pe->predicted = b->predicted;
+		pe->type = b->perf_type;
+	}
+	if (!(bst & PERF_SAMPLE_BRANCH_NO_CYCLES))
+		pe->cycles = b->cycles;
+	/* The recording mode: a trap from a disabled mode has from == 0. */
+	pe->priv = riscv_ctr_is_kernel(b->from ? b->from : b->to) ?
+		   PERF_BR_PRIV_KERNEL : PERF_BR_PRIV_USER;
+}
+
+/*
+ * One raw entry as perf_branch_entry, for the branch filter @bst.  CTR
+ * does not record kernel transfers for a user-only filter (external traps
+ * and trap returns from S are not recorded, CTR v1.0 "Privilege Mode
+ * Transitions"); an entry with a kernel address is dropped anyway,
+ * whatever the hardware did.
+ */
+int riscv_ctr_to_perf(const struct riscv_ctr_raw *e, bool has_misp, u64 bst,
+		      struct perf_branch_entry *pe)
+{
+	struct riscv_ctr_branch b;
+
+	if (!riscv_ctr_decode(e, has_misp, &b))
+		return RISCV_CTR_END;
+	if (!(bst & PERF_SAMPLE_BRANCH_KERNEL) &&
+	    (riscv_ctr_is_kernel(b.from) || riscv_ctr_is_kernel(b.to)))
+		return RISCV_CTR_HIDDEN;
+	ctr_fill(pe, &b, bst);
+	return RISCV_CTR_OK;
+}
+
+/*
+ * @nr raw entries, entry 0 the newest, into @out as perf_branch_entry:
+ * the copy stops at the first invalid entry, as the hardware's does, and
+ * skips hidden ones.  Returns the number written.
+ */
+unsigned int riscv_ctr_stack_to_perf(const struct riscv_ctr_raw *raw,
+				     unsigned int nr, bool has_misp, u64 bst,
+				     struct perf_branch_entry *out)
+{
+	unsigned int i, n = 0;
+	int ret;
+
+	for (i = 0; i < nr; i++) {
+		ret = riscv_ctr_to_perf(&raw[i], has_misp, bst, &out[n]);
+		if (ret == RISCV_CTR_END)
+			break;
+		if (ret == RISCV_CTR_OK)
+			n++;
+	}
+	return n;
+}
+
+/* ---- the record template ---- */
+
+static u64 ctr_tmpl_word(bool kernel, unsigned int type, bool mispred,
+			 bool predicted, u64 bst)
+{
+	struct perf_branch_entry pe;
+	struct riscv_ctr_branch b = {
+		.from = kernel ? BIT_ULL(63) : 0x1000,
+		.to = 0x2000,
+		.type = type,
+		.perf_type = riscv_ctr_type_to_perf(type),
+		.mispred = mispred,
+		.predicted = predicted,
+	};
+
+	ctr_fill(&pe, &b, bst);
+	return riscv_ctr_flags(&pe);
+}
+
+void riscv_ctr_tmpl_init(struct riscv_ctr_tmpl *t, bool has_misp, u64 bst)
+{
+	unsigned int k, type;
+
+	for (k = 0; k < 2; k++)
+		for (type = 0; type < RISCV_CTR_NR_TYPES; type++)
+			t->word[k][type] = ctr_tmpl_word(k, type, false,
+							 has_misp, bst);
+	t->misp_flip = t->word[0][0] ^
+		       ctr_tmpl_word(false, 0, has_misp, false, bst);
+	t->kernel_ok = bst & PERF_SAMPLE_BRANCH_KERNEL;
+	t->cycles = !(bst & PERF_SAMPLE_BRANCH_NO_CYCLES);
+	t->key = riscv_ctr_tmpl_key(has_misp, bst);
+}
+
+/* The flags word holding only the cycle count of @data (CCV set). */
+u64 riscv_ctr_cycles_word(u64 data)
+{
+	struct perf_branch_entry pe = {
+		.cycles = riscv_ctr_cycles_sat16(riscv_ctr_cycles(data, false)),
+	};
+
+	return riscv_ctr_flags(&pe);
+}
+
+/* ---- perf branch filters ---- */
+
+/*
+ * Transfer types each perf type filter lets through (CTR v1.0 "Transfer
+ * Type Filtering").  ANY_CALL counts traps (ecall, interrupts) as calls
+ * and ANY_RETURN trap returns as returns, as x86 does for syscalls and
+ * interrupts.  Direct and co-routine jumps pass only with ANY.
+ */
+static u64 ctr_type_enables(u64 bst)
+{
+	u64 en = 0;
+
+	if (bst & PERF_SAMPLE_BRANCH_ANY)
+		return RISCV_CTR_INH_ALL;
+	if (bst & PERF_SAMPLE_BRANCH_ANY_CALL)
+		en |= CTRCTL_INDCALL_INH | CTRCTL_DIRCALL_INH |
+		      CTRCTL_EXCINH | CTRCTL_INTRINH;
+	if (bst & PERF_SAMPLE_BRANCH_ANY_RETURN)
+		en |= CTRCTL_RET_INH | CTRCTL_TRETINH;
+	if (bst & PERF_SAMPLE_BRANCH_IND_CALL)
+		en |= CTRCTL_INDCALL_INH;
+	if (bst & PERF_SAMPLE_BRANCH_CALL)
+		en |= CTRCTL_DIRCALL_INH;
+	if (bst & PERF_SAMPLE_BRANCH_COND)
+		en |= CTRCTL_TKBRINH;
+	if (bst & PERF_SAMPLE_BRANCH_IND_JUMP)
+		en |= CTRCTL_INDJUMP_INH | CTRCTL_INDOJUMP_INH;
+	return en;
+}
+
+/*
+ * Translate a perf branch filter (and RISCV_CTR_OPT_* @opts) into an
+ * sctrctl value.  LCOFIFRZ is always set, so a sample's stack ends at the
+ * sampled instruction (CTR v1.0 "Freeze").  CALL_STACK selects RAS
+ * emulation, in which the type filter bits are ignored (CTR v1.0 "RAS
+ * Emulation Mode").  A filter that names no type (only privilege bits)
+ * means ANY, as perf's own default does.  Not-taken branches are
+ * conditional branches too: NTBR is refused unless COND or ANY asks for
+ * them.  Returns 0 and sets *sctrctl, or RISCV_CTR_E*.
+ */
+int riscv_ctr_branch_filter(u64 bst, u64 opts, u64 *sctrctl)
+{
+	u64 v = CTRCTL_LCOFIFRZ, en;
+
+	if (bst & ~(u64)RISCV_CTR_BRANCH_ALLOWED)
+		return RISCV_CTR_EUNSUPP;
+	if (bst & PERF_SAMPLE_BRANCH_USER)
+		v |= CTRCTL_U_ENABLE;
+	if (bst & PERF_SAMPLE_BRANCH_KERNEL)
+		v |= CTRCTL_S_ENABLE;
+	if (!(v & (CTRCTL_U_ENABLE | CTRCTL_S_ENABLE)))
+		return RISCV_CTR_ENOMODE;
+	if (opts & RISCV_CTR_OPT_BPFRZ)
+		v |= CTRCTL_BPFRZ;
+
+	if (bst & PERF_SAMPLE_BRANCH_CALL_STACK) {
+		if ((bst & RISCV_CTR_BRANCH_TYPES) || (opts & RISCV_CTR_OPT_NTBR))
+			return RISCV_CTR_EUNSUPP;
+		*sctrctl = v | CTRCTL_RASEMU;
+		return 0;
+	}
+
+	en = (bst & RISCV_CTR_BRANCH_TYPES) ? ctr_type_enables(bst) :
+					      RISCV_CTR_INH_ALL;
+	if (opts & RISCV_CTR_OPT_NTBR) {
+		if (!(en & CTRCTL_TKBRINH))
+			return RISCV_CTR_EUNSUPP;
+		v |= CTRCTL_NTBREN;
+	}
+	*sctrctl = v | (RISCV_CTR_INH_ALL & ~en);
+	return 0;
+}
+
+/*
+ * Whether an entry of @type may be reported under @sctrctl: the hardware
+ * filter is exact, this is the check tests (and a paranoid reader) apply
+ * to what came back.
+ */
+bool riscv_ctr_filter_passes(u64 sctrctl, unsigned int type)
+{
+	if (type == CTRDATA_TYPE_NONTAKEN_BRANCH)
+		return sctrctl & CTRCTL_NTBREN;
+	if (type < CTRDATA_TYPE_EXCEPTION || type >= RISCV_CTR_NR_TYPES ||
+	    type == CTRDATA_TYPE_RESERVED_6 || type == CTRDATA_TYPE_RESERVED_7)
+		return false;
+	return !(sctrctl & BIT_ULL(32 + type));
+}
+
+/* ---- what the harts implement ---- */
+
+/* Keep in @all only what @hart has as well. */
+void riscv_ctr_hw_and(struct riscv_ctr_hw *all, const struct riscv_ctr_hw *hart)
+{
+	all->sctrctl &= hart->sctrctl;
+	all->depths &= hart->depths;
+	all->misp = all->misp && hart->misp;
+}
+
+/*
+ * What @hart lacks of @need (a hart that comes up after the PMU offered
+ * @need), in @lack; true if it lacks anything.
+ */
+bool riscv_ctr_hw_lacks(const struct riscv_ctr_hw *hart,
+			const struct riscv_ctr_hw *need,
+			struct riscv_ctr_hw *lack)
+{
+	lack->sctrctl = need->sctrctl & ~hart->sctrctl;
+	lack->depths = need->depths & ~hart->depths;
+	lack->misp = need->misp && !hart->misp;
+	return lack->sctrctl || lack->depths || lack->misp;
+}
+
+/* The CTR v1.0 name of the lowest sctrctl field in @bits, for messages. */
+const char *riscv_ctr_field_name(u64 bits)
+{
+	static const char * const names[64] = {
+		[0] = "U", [1] = "S", [2] = "M", [7] = "RASEMU", [8] = "STE",
+		[9] = "MTE", [11] = "BPFRZ", [12] = "LCOFIFRZ",
+		[33] = "EXCINH", [34] = "INTRINH", [35] = "TRETINH",
+		[36] = "NTBREN", [37] = "TKBRINH", [40] = "INDCALLINH",
+		[41] = "DIRCALLINH", [42] = "INDJMPINH", [43] = "DIRJMPINH",
+		[44] = "CORSWAPINH", [45] = "RETINH", [46] = "INDLJMPINH",
+		[47] = "DIRLJMPINH",
+	};
+	const char *name;
+
+	if (!bits)
+		return "none";
+	name = names[__builtin_ctzll(bits)];
+	return name ? name : "reserved";
+}

@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * RISC-V Control Transfer Records: what needs no kernel.  perf branch
+ * filters to sctrctl, raw entries to perf_branch_entry, the record
+ * template of the sample path, and the CTR features a hart implements.
+ *
+ * riscv_ctr_rec.c and this header are compiled into the kernel (the CTR
+ * backend, riscv_ctr.c), into the rvctr tool and into its host unit
+ * tests, so they use nothing but <linux/bits.h>, <linux/types.h>, the perf
+ * UAPI and the CTR register layout of <asm/csr.h>.
+ */
+#ifndef __RISCV_CTR_REC_H
+#define __RISCV_CTR_REC_H
+
+#include <linux/bits.h>
+#include <linux/perf_event.h>
+#include <linux/types.h>
+#include <asm/csr.h>
+
+#define RISCV_CTR_DEPTH_MIN	16U
+#define RISCV_CTR_DEPTH_MAX	256U
+#define RISCV_CTR_NR_TYPES	16
+
+/*
+ * Every transfer-type inhibit bit of sctrctl.  NTBREN (36) is an enable;
+ * bits 38 and 39 would inhibit the reserved types 6 and 7 and are
+ * reserved themselves (WPRI), so nothing writes them.
+ */
+#define RISCV_CTR_INH_ALL	(CTRCTL_EXCINH | CTRCTL_INTRINH | \
+				 CTRCTL_TRETINH | CTRCTL_TKBRINH | \
+				 CTRCTL_INDCALL_INH | CTRCTL_DIRCALL_INH | \
+				 CTRCTL_INDJUMP_INH | CTRCTL_DIRJUMP_INH | \
+				 CTRCTL_CORSWAP_INH | CTRCTL_RET_INH | \
+				 CTRCTL_INDOJUMP_INH | CTRCTL_DIROJUMP_INH)
+/*
+ * The fields sctrctl shows (CTR v1.0 "Supervisor Control Transfer Records
+ * Control Register"): mctrctl's but M and MTE.  The rest of the register
+ * is reserved (WPRI) or custom, and is never written.
+ */
+#define RISCV_CTR_SCTRCTL_FIELDS (CTRCTL_U_ENABLE | CTRCTL_S_ENABLE | \
+				  CTRCTL_RASEMU | CTRCTL_STE | CTRCTL_BPFRZ | \
+				  CTRCTL_LCOFIFRZ | CTRCTL_NTBREN | \
+				  RISCV_CTR_INH_ALL)
+
+/* One entry as read from ctrsource, ctrtarget and ctrdata. */
+struct riscv_ctr_raw {
+	u64 source;
+	u64 target;
+	u64 data;
+};
+
+/* ---- field decoders ---- */
+
+static inline bool riscv_ctr_valid(u64 source)
+{
+	return source & CTRSOURCE_VALID;
+}
+
+static inline u64 riscv_ctr_from(u64 source)
+{
+	return source & ~CTRSOURCE_VALID;
+}
+
+static inline u64 riscv_ctr_to(u64 target)
+{
+	return target & ~CTRTARGET_MISP;
+}
+
+static inline unsigned int riscv_ctr_type(u64 data)
+{
+	return data & CTRDATA_TYPE_MASK;
+}
+
+static inline bool riscv_ctr_ccv(u64 data)
+{
+	return data & CTRDATA_CCV;
+}
+
+/* riscv64 kernels live in the upper half of every Sv39/48/57 space. */
+static inline bool riscv_ctr_is_kernel(u64 addr)
+{
+	return addr >> 63;
+}
+
+/* Entries of sctrdepth.DEPTH @enc (0..SCTRDEPTH_MAX). */
+static inline unsigned int riscv_ctr_depth_entries(unsigned int enc)
+{
+	return RISCV_CTR_DEPTH_MIN << enc;
+}
+
+unsigned int riscv_ctr_depth_decode(u64 sctrdepth);
+int riscv_ctr_depth_encode(unsigned int entries);
+unsigned int riscv_ctr_depth_pick(unsigned int depths, unsigned int want);
+
+u64 riscv_ctr_cycles(u64 data, bool unbias);
+u16 riscv_ctr_cycles_sat16(u64 cycles);
+unsigned int riscv_ctr_type_to_perf(unsigned int type);
+
+/* ---- raw entries to perf_branch_entry ---- */
+
+/* A decoded entry, independent of perf_branch_entry's bitfield layout. */
+struct riscv_ctr_branch {
+	u64 from;
+	u64 to;
+	u16 cycles;		/* saturated to 16 bits; 0 if !cycles_valid */
+	u8 type;		/* CTRDATA_TYPE_* */
+	u8 perf_type;		/* PERF_BR_* */
+	bool mispred;
+	bool predicted;		/* only when the hart reports MISP */
+	bool cycles_valid;
+};
+
+bool riscv_ctr_decode(const struct riscv_ctr_raw *e, bool has_misp,
+		      struct riscv_ctr_branch *b);
+
+/* riscv_ctr_to_perf() and riscv_ctr_fast() return one of these. */
+#define RISCV_CTR_END		0	/* not valid: no older record follows */
+#define RISCV_CTR_OK		1	/* *pe written */
+#define RISCV_CTR_HIDDEN	2	/* a kernel address for a user-only event */
+
+int riscv_ctr_to_perf(const struct riscv_ctr_raw *e, bool has_misp, u64 bst,
+		      struct perf_branch_entry *pe);
+unsigned int riscv_ctr_stack_to_perf(const struct riscv_ctr_raw *raw,
+				     unsigned int nr, bool has_misp, u64 bst,
+				     struct perf_branch_entry *out);
+
+/*
+ * The sample path's conversion: riscv_ctr_fast() gives what
+ * riscv_ctr_to_perf() gives, in about a third of the instructions, by
+ * looking up the flags word of perf_branch_entry (the bitfields) in a
+ * table that riscv_ctr_tmpl_init() builds through riscv_ctr_to_perf(), so
+ * it assumes nothing of the bitfield layout.  The host tests check that
+ * the two agree on random records under every option.
+ */
+struct riscv_ctr_tmpl {
+	u64 word[2][RISCV_CTR_NR_TYPES];	/* [kernel priv][ctrdata.TYPE] */
+	u64 misp_flip;		/* XORed in when MISP is set; 0 if not reported */
+	u64 key;		/* what it was built for: riscv_ctr_tmpl_key() */
+	bool kernel_ok;
+	bool cycles;
+};
+
+#define RISCV_CTR_TMPL_BST	(PERF_SAMPLE_BRANCH_KERNEL | \
+				 PERF_SAMPLE_BRANCH_NO_FLAGS | \
+				 PERF_SAMPLE_BRANCH_NO_CYCLES)
+
+/* Never 0, so a zeroed template is never taken for a built one. */
+static inline u64 riscv_ctr_tmpl_key(bool has_misp, u64 bst)
+{
+	return (bst & RISCV_CTR_TMPL_BST) | (u64)has_misp << 62 | BIT_ULL(63);
+}
+
+void riscv_ctr_tmpl_init(struct riscv_ctr_tmpl *t, bool has_misp, u64 bst);
+u64 riscv_ctr_cycles_word(u64 data);
+
+/*
+ * The word after from and to: the bitfields.  perf_branch_entry is three
+ * u64s, so the word is 8-byte aligned; saying so keeps strict-alignment
+ * targets (riscv64) to one access.  sparse does not know the builtin.
+ */
+#define RISCV_CTR_FLAGS_OFF	(2 * sizeof(u64))
+#ifdef __CHECKER__
+#define riscv_ctr_aligned8(p)	(p)
+#else
+#define riscv_ctr_aligned8(p)	__builtin_assume_aligned(p, 8)
+#endif
+
+static inline void riscv_ctr_set_flags(struct perf_branch_entry *pe, u64 w)
+{
+	char *p = (char *)riscv_ctr_aligned8(pe);
+
+	__builtin_memcpy(p + RISCV_CTR_FLAGS_OFF, &w, sizeof(w));
+}
+
+static inline u64 riscv_ctr_flags(const struct perf_branch_entry *pe)
+{
+	const char *p = (const char *)riscv_ctr_aligned8(pe);
+	u64 w;
+
+	__builtin_memcpy(&w, p + RISCV_CTR_FLAGS_OFF, sizeof(w));
+	return w;
+}
+
+/* @t and @pe never overlap: stores to *pe need not reload the template. */
+static inline int riscv_ctr_fast(const struct riscv_ctr_tmpl *__restrict t,
+				 u64 source, u64 target, u64 data,
+				 struct perf_branch_entry *__restrict pe)
+{
+	u64 from = riscv_ctr_from(source);
+	u64 to = riscv_ctr_to(target);
+	u64 w;
+
+	if (!riscv_ctr_valid(source))
+		return RISCV_CTR_END;
+	if (!t->kernel_ok && ((from | to) >> 63))
+		return RISCV_CTR_HIDDEN;
+	w = t->word[(from ? from : to) >> 63][riscv_ctr_type(data)];
+	if (target & CTRTARGET_MISP)
+		w ^= t->misp_flip;
+	if (t->cycles && (data & CTRDATA_CCV))
+		w |= riscv_ctr_cycles_word(data);
+	pe->from = from;
+	pe->to = to;
+	riscv_ctr_set_flags(pe, w);
+	return RISCV_CTR_OK;
+}
+
+/* ---- perf branch filters to sctrctl ---- */
+
+/*
+ * Every generic PERF_SAMPLE_BRANCH_* bit is in exactly one of ALLOWED and
+ * EXCLUDED (the backend asserts it against PERF_SAMPLE_BRANCH_MAX).  HV
+ * is accepted and changes nothing: without the H extension there is no
+ * hypervisor mode, and with it the host kernel runs in HS = S.  COUNTERS
+ * (Linux 6.8) is spelt as a number, for older UAPI headers.
+ */
+#define RISCV_CTR_BRANCH_PRIV	(PERF_SAMPLE_BRANCH_USER | \
+				 PERF_SAMPLE_BRANCH_KERNEL | \
+				 PERF_SAMPLE_BRANCH_HV)
+#define RISCV_CTR_BRANCH_TYPES	(PERF_SAMPLE_BRANCH_ANY | \
+				 PERF_SAMPLE_BRANCH_ANY_CALL | \
+				 PERF_SAMPLE_BRANCH_ANY_RETURN | \
+				 PERF_SAMPLE_BRANCH_IND_CALL | \
+				 PERF_SAMPLE_BRANCH_COND | \
+				 PERF_SAMPLE_BRANCH_IND_JUMP | \
+				 PERF_SAMPLE_BRANCH_CALL)
+#define RISCV_CTR_BRANCH_SW	(PERF_SAMPLE_BRANCH_NO_FLAGS | \
+				 PERF_SAMPLE_BRANCH_NO_CYCLES | \
+				 PERF_SAMPLE_BRANCH_TYPE_SAVE | \
+				 PERF_SAMPLE_BRANCH_HW_INDEX | \
+				 PERF_SAMPLE_BRANCH_PRIV_SAVE)
+#define RISCV_CTR_BRANCH_ALLOWED (RISCV_CTR_BRANCH_PRIV | \
+				  RISCV_CTR_BRANCH_TYPES | \
+				  RISCV_CTR_BRANCH_SW | \
+				  PERF_SAMPLE_BRANCH_CALL_STACK)
+#define RISCV_CTR_BRANCH_COUNTERS BIT_ULL(19)
+#define RISCV_CTR_BRANCH_EXCLUDED (PERF_SAMPLE_BRANCH_ABORT_TX | \
+				   PERF_SAMPLE_BRANCH_IN_TX | \
+				   PERF_SAMPLE_BRANCH_NO_TX | \
+				   RISCV_CTR_BRANCH_COUNTERS)
+
+/* Options of riscv_ctr_branch_filter() that are not perf branch filters. */
+#define RISCV_CTR_OPT_NTBR	BIT_ULL(0)	/* record not-taken branches */
+#define RISCV_CTR_OPT_BPFRZ	BIT_ULL(1)	/* freeze on breakpoint */
+
+/* Errors of riscv_ctr_branch_filter(). */
+#define RISCV_CTR_EUNSUPP	(-1)	/* a filter CTR cannot honour */
+#define RISCV_CTR_ENOMODE	(-2)	/* neither user nor kernel asked for */
+
+int riscv_ctr_branch_filter(u64 bst, u64 opts, u64 *sctrctl);
+bool riscv_ctr_filter_passes(u64 sctrctl, unsigned int type);
+
+/* ---- what a hart implements ---- */
+
+/*
+ * CTR v1.0 makes every sctrctl field but the mode enables optional (an
+ * unimplemented one is read-only 0), sctrdepth WARL and ctrtarget.MISP
+ * optional: the backend finds them by writing and reading back, on every
+ * hart, and keeps what all of them have.
+ */
+struct riscv_ctr_hw {
+	u64 sctrctl;		/* sctrctl fields that read back set */
+	u32 depths;		/* BIT(n): sctrdepth.DEPTH n kept */
+	bool misp;		/* ctrtarget.MISP kept */
+};
+
+void riscv_ctr_hw_and(struct riscv_ctr_hw *all, const struct riscv_ctr_hw *hart);
+bool riscv_ctr_hw_lacks(const struct riscv_ctr_hw *hart,
+			const struct riscv_ctr_hw *need,
+			struct riscv_ctr_hw *lack);
+const char *riscv_ctr_field_name(u64 bits);
+
+/*
+ * The fields an sctrctl value from riscv_ctr_branch_filter() needs that
+ * @hw did not keep; 0 if it can be honoured.  Written anyway, it would be
+ * another filter: a missing inhibit bit records that type, a missing
+ * RASEMU records every transfer instead of a call stack, a missing
+ * LCOFIFRZ lets the interrupt's own path displace the sample's stack.
+ */
+static inline u64 riscv_ctr_sctrctl_missing(u64 sctrctl,
+					    const struct riscv_ctr_hw *hw)
+{
+	return sctrctl & ~hw->sctrctl;
+}
+
+#endif /* __RISCV_CTR_REC_H */
