@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""The optimized builds' table of profile-bench.
+
+  report.py MEASDIR
+
+MEASDIR/instructions: "PROGRAM VARIANT N" per measuring run, N the sum of
+perf stat -e instructions:u over the program's runs in its test.
+MEASDIR/windows: "PROGRAM VARIANT K" per variant, in the order the board
+ran them: its test under pbrun opened K plugin windows.
+MEASDIR/branches: the branches.so plugin's "window N insns I branches B
+taken T" lines, in the same order.
+
+Per program and variant: the median instructions:u, the plugin's taken
+branches (and its own user instruction count, as a check), and for each
+profile-guided variant the share of instrumented PGO's reduction it
+recovers, (o2 - variant) / (o2 - pgo).
+"""
+import collections
+import os
+import re
+import sys
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    d = sys.argv[1]
+    order, insns = [], collections.defaultdict(list)
+    with open(os.path.join(d, 'instructions')) as f:
+        for row in f:
+            p, v, n = row.split()
+            if (p, v) not in insns:
+                order.append((p, v))
+            insns[(p, v)].append(int(n))
+    taken, pinsns = {}, {}
+    try:
+        wins = [tuple(r.split()) for r in open(os.path.join(d, 'windows')) if r.strip()]
+        lines = [r for r in open(os.path.join(d, 'branches')) if r.startswith('window')]
+        i = 0
+        for p, v, k in wins:
+            t = n = 0
+            for r in lines[i:i + int(k)]:
+                m = re.match(r'window \d+ insns (\d+) branches (\d+) taken (\d+)', r)
+                n += int(m.group(1))
+                t += int(m.group(3))
+            if i + int(k) <= len(lines):
+                taken[(p, v)], pinsns[(p, v)] = t, n
+            i += int(k)
+    except OSError:
+        pass
+
+    def med(k):
+        v = sorted(insns[k])
+        return v[(len(v) - 1) // 2]
+
+    print('%-7s %-8s %14s %8s %10s %13s %8s %10s %13s' %
+          ('program', 'variant', 'instructions', 'vs -O2', 'of PGO', 'taken br.',
+           'vs -O2', 'of PGO', 'plugin insns'))
+    for p, v in order:
+        base, pgo = med((p, 'o2')), insns.get((p, 'pgo')) and med((p, 'pgo'))
+        n = med((p, v))
+        rec = ''
+        if pgo is not None and base > pgo and v not in ('o2', 'pgo'):
+            rec = '%9.0f%%' % (100.0 * (base - n) / (base - pgo))
+        elif v not in ('o2', 'pgo'):
+            rec = 'n/a'     # PGO did not reduce it
+        t, tb, tp = taken.get((p, v)), taken.get((p, 'o2')), taken.get((p, 'pgo'))
+        tcol = tvs = trec = pcol = ''
+        if t is not None:
+            tcol = '%d' % t
+            pcol = '%d' % pinsns[(p, v)]
+            if tb:
+                tvs = '%+7.2f%%' % (100.0 * (t - tb) / tb)
+            if tb is not None and tp is not None and tb > tp and v not in ('o2', 'pgo'):
+                trec = '%9.0f%%' % (100.0 * (tb - t) / (tb - tp))
+            elif v not in ('o2', 'pgo'):
+                trec = 'n/a'
+        print('%-7s %-8s %14d %+7.2f%% %10s %13s %8s %10s %13s' %
+              (p, v, n, 100.0 * (n - base) / base, rec, tcol, tvs, trec, pcol))
+
+
+if __name__ == '__main__':
+    main()
