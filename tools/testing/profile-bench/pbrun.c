@@ -8,9 +8,15 @@
  * child's.  Without the plugin the marks are hints, which a RISC-V hart
  * executes as no-ops.  With PBRUN_LOG=FILE, each run appends a line to
  * FILE, so the caller can tell which windows are whose.
+ *
+ * pbrun --loop N: a window holding only a loop of N iterations of two
+ * instructions (addi, bnez), the plugin's known answer: N branches, N - 1
+ * of them taken, 2N instructions (give or take the few of the blocks the
+ * marks sit in).
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,8 +28,22 @@ int main(int argc, char **argv)
 	FILE *f;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: pbrun COMMAND [ARGS...]\n");
+		fprintf(stderr, "usage: pbrun COMMAND [ARGS...] | pbrun --loop N\n");
 		return 2;
+	}
+	if (!strcmp(argv[1], "--loop")) {
+		unsigned long n = argc > 2 ? strtoul(argv[2], NULL, 0) : 0;
+
+		if (!n) {
+			fprintf(stderr, "pbrun --loop: N must be a positive number\n");
+			return 2;
+		}
+		__asm__ volatile("addi x0, x0, 0x5a1\n"
+				 "1:\taddi %0, %0, -1\n"
+				 "\tbnez %0, 1b\n"
+				 "\taddi x0, x0, 0x5a2"
+				 : "+r"(n) : : "memory");
+		return 0;
 	}
 	__asm__ volatile("addi x0, x0, 0x5a1" ::: "memory");	/* open */
 	pid = fork();

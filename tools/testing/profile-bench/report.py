@@ -7,7 +7,9 @@
 MEASDIR/instructions: "PROGRAM VARIANT N" per measuring run, N the sum of
 perf stat -e instructions:u over the program's runs in its test.
 MEASDIR/windows: "PROGRAM VARIANT K" per variant, in the order the board
-ran them: its test under pbrun opened K plugin windows.
+ran them: its test under pbrun opened K plugin windows; "check loop 1" is
+pbrun --loop 1000000, the plugin's known answer (999999 taken branches
+of 1000000), checked first: the exit status is 1 if it is off.
 MEASDIR/branches: the branches.so plugin's "window N insns I branches B
 taken T" lines, in the same order.
 
@@ -33,22 +35,32 @@ def main():
             if (p, v) not in insns:
                 order.append((p, v))
             insns[(p, v)].append(int(n))
-    taken, pinsns = {}, {}
+    taken, pinsns, branches = {}, {}, {}
     try:
         wins = [tuple(r.split()) for r in open(os.path.join(d, 'windows')) if r.strip()]
         lines = [r for r in open(os.path.join(d, 'branches')) if r.startswith('window')]
         i = 0
         for p, v, k in wins:
-            t = n = 0
+            t = n = b = 0
             for r in lines[i:i + int(k)]:
                 m = re.match(r'window \d+ insns (\d+) branches (\d+) taken (\d+)', r)
                 n += int(m.group(1))
+                b += int(m.group(2))
                 t += int(m.group(3))
             if i + int(k) <= len(lines):
-                taken[(p, v)], pinsns[(p, v)] = t, n
+                taken[(p, v)], pinsns[(p, v)], branches[(p, v)] = t, n, b
             i += int(k)
     except OSError:
         pass
+
+    rc = 0
+    if ('check', 'loop') in taken:
+        t, b, n = taken[('check', 'loop')], branches[('check', 'loop')], pinsns[('check', 'loop')]
+        good = t == 999999 and b == 1000000 and abs(n - 2000000) < 16
+        print('%s - branches.so on pbrun --loop 1000000: %d taken of %d branches, '
+              '%d instructions (expected 999999, 1000000, 2000000 +- a few)'
+              % ('ok' if good else 'not ok', t, b, n))
+        rc = 0 if good else 1
 
     def med(k):
         v = sorted(insns[k])
@@ -78,7 +90,8 @@ def main():
                 trec = 'n/a'
         print('%-7s %-8s %14d %+7.2f%% %10s %13s %8s %10s %13s' %
               (p, v, n, 100.0 * (n - base) / base, rec, tcol, tvs, trec, pcol))
+    return rc
 
 
 if __name__ == '__main__':
-    main()
+    sys.exit(main())
