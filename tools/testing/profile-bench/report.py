@@ -9,7 +9,10 @@ perf stat -e instructions:u over the program's runs in its test.
 MEASDIR/windows: "PROGRAM VARIANT K" per variant, in the order the board
 ran them: its test under pbrun opened K plugin windows; "check loop 1" is
 pbrun --loop 1000000, the plugin's known answer (999999 taken branches
-of 1000000), checked first: the exit status is 1 if it is off.
+of 1000000), checked first: the exit status is 1 if it is off.  An
+interrupt inside the window hides the one branch before it from the
+plugin (branches.c), and the 2 ms loop can see a timer tick or two, so
+up to 4 branches may be missing; none may be extra.
 MEASDIR/branches: the branches.so plugin's "window N insns I branches B
 taken T" lines, in the same order.
 
@@ -56,9 +59,11 @@ def main():
     rc = 0
     if ('check', 'loop') in taken:
         t, b, n = taken[('check', 'loop')], branches[('check', 'loop')], pinsns[('check', 'loop')]
-        good = t == 999999 and b == 1000000 and abs(n - 2000000) < 16
+        lost = 1000000 - b
+        good = 0 <= lost <= 4 and t == 999999 - lost and abs(n - 2000000) < 16
         print('%s - branches.so on pbrun --loop 1000000: %d taken of %d branches, '
-              '%d instructions (expected 999999, 1000000, 2000000 +- a few)'
+              '%d instructions (expected 999999, 1000000, 2000000, less a branch '
+              'per interrupt)'
               % ('ok' if good else 'not ok', t, b, n))
         rc = 0 if good else 1
 
