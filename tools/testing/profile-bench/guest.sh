@@ -19,12 +19,15 @@ out=${RVCTR_OUT:-/out}
 cpu=/sys/bus/event_source/devices/cpu
 rc=0
 
-# instructions:u of every program run inside work.sh, summed
+# instructions:u of every program run inside work.sh, summed; fails if
+# the test fails or any run was not counted ("<not counted>", 0)
 count() { # PROGRAM DIR
 	rm -f /tmp/stat
 	RUN="perf stat -x, -e instructions:u --append -o /tmp/stat --" \
 		sh "$here/work.sh" "$1" "$2" >/tmp/work.log 2>&1 || return 1
-	awk -F, '$3 ~ /^instructions/ { s += $1 } END { printf "%d\n", s }' /tmp/stat
+	awk -F, '$3 ~ /^instructions/ { n++; if ($1 !~ /^[0-9]+$/ || $1 == 0) bad++; s += $1 }
+		END { if (!n || bad) exit 1; printf "%d\n", s }' /tmp/stat ||
+		{ echo "perf stat did not count every run:" >>/tmp/work.log; cat /tmp/stat >>/tmp/work.log; return 1; }
 }
 
 case "$mode" in
