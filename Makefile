@@ -10,6 +10,8 @@
 #   make bench    benchmarks on the board (instructions, under -icount)
 #   make compare  counts and samples against the stock riscv_pmu_sbi kernel
 #   make stress   trinity fuzzing, reload and hotplug loops, tool fuzzers
+#   make profile-bench  CTR profiles of real programs (bzip2, zlib) through
+#                 AutoFDO, llvm-profgen and BOLT, against instrumentation
 #
 # KERNEL=6.12 (default) or 7.3 picks the bench kernel.  W=1 and C=1 pass
 # through to Kbuild for the module.
@@ -33,7 +35,7 @@ KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR) \
 	run-guest-icount1 run-guest-icount2 run-guest-acpi run-guest-other check \
 	guest-test-profiles run-guest-profiles run-guest-nosscofpmf \
 	run-guest-noctr run-guest-nodeleg run-guest-smp4 \
-	check-slow demo bench compare stress clean help
+	check-slow demo bench compare stress profile-bench clean help
 
 all: module tools selftests
 
@@ -258,6 +260,14 @@ STRESS_SECONDS ?= 1800
 stress: all rootfs
 	@$(VM)/stress/stress $(STRESS_SECONDS)
 
+# Real programs from Debian sources, profiled on the board with branch
+# stacks, through AutoFDO, llvm-profgen and BOLT, against an instrumented
+# build's exact counts (tools/testing/profile-bench/profile-bench; the
+# report is build/profile-bench/summary.txt).  About 17 minutes on two
+# cores; PB_QUICK=1: bzip2 only, no BOLT, no converter timing.
+profile-bench: all rootfs
+	@tools/testing/profile-bench/profile-bench $(if $(PB_QUICK),--quick)
+
 clean:
 	@$(MAKE) -C tools/rvctr clean
 	@$(MAKE) -C selftests/rvctr clean OUT=$(BUILD)/selftests
@@ -265,4 +275,4 @@ clean:
 	rm -rf $(BUILD)
 
 help:
-	@sed -n '3,16p' Makefile
+	@sed -n '3,18p' Makefile
