@@ -173,3 +173,18 @@ fetch_source_deb() {
 	mv "$f.part" "$f"
 	echo "$f"
 }
+
+# The lines of file $1 strictly between the first line containing $2 and
+# the next containing $3, without blank lines at either end (the series'
+# "block" files, tools/series/mkseries and check-series).
+extract_block() {
+	awk -v b="$2" -v e="$3" '
+		!on && index($0, b) { on = 1; next }
+		on && index($0, e) { exit }
+		on { l[n++] = $0 }
+		END {
+			s = 0; while (s < n && l[s] == "") s++
+			t = n - 1; while (t >= s && l[t] == "") t--
+			for (i = s; i <= t; i++) print l[i]
+		}' "$1"
+}
