@@ -23,7 +23,7 @@
 static volatile long sink;
 
 /* Two loops at distinct addresses; each task runs only its own. */
-__attribute__((noinline, aligned(64))) static void loop_a(long n)
+__attribute__((__noinline__, aligned(64))) static void loop_a(long n)
 {
 	long i;
 
@@ -32,7 +32,7 @@ __attribute__((noinline, aligned(64))) static void loop_a(long n)
 			sink++;
 }
 
-__attribute__((noinline, aligned(64))) static void loop_b(long n)
+__attribute__((__noinline__, aligned(64))) static void loop_b(long n)
 {
 	long i;
 
@@ -160,7 +160,7 @@ static int raw_records_of(const char *buf, void (*fn)(long))
 
 extern const char __start_rvctr_straight[], __stop_rvctr_straight[];
 
-__attribute__((noinline, section("rvctr_straight"))) static void straight(long n)
+__attribute__((__noinline__, section("rvctr_straight"))) static void straight(long n)
 {
 	long i;
 
@@ -316,7 +316,7 @@ static int read_int(const char *path)
 }
 
 /* A loop that enters the kernel on every iteration. */
-__attribute__((noinline)) static void syscall_loop(long n)
+__attribute__((__noinline__)) static void syscall_loop(long n)
 {
 	long i;
 
