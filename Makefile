@@ -12,6 +12,7 @@
 #   make stress   trinity fuzzing, reload and hotplug loops, tool fuzzers
 #   make profile-bench  CTR profiles of real programs (bzip2, zlib) through
 #                 AutoFDO, llvm-profgen and BOLT, against instrumentation
+#   make series   the upstream patch series for Linux 7.3 in build/series
 #
 # KERNEL=6.12 (default) or 7.3 picks the bench kernel.  W=1 and C=1 pass
 # through to Kbuild for the module.
@@ -35,7 +36,8 @@ KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR) \
 	run-guest-icount1 run-guest-icount2 run-guest-acpi run-guest-other check \
 	guest-test-profiles run-guest-profiles run-guest-nosscofpmf \
 	run-guest-noctr run-guest-nodeleg run-guest-smp4 \
-	check-slow demo bench compare stress profile-bench clean help
+	check-slow demo bench compare stress profile-bench clean help \
+	series series-check series-kernel series-steps run-guest-series
 
 all: module tools selftests
 
@@ -190,6 +192,39 @@ run-guest-nodeleg:
 run-guest-smp4:
 	$(call RUN_PASS,smp4,four-hart board run,$(MAIN_RUN) --smp 4,selftests/rvctr/run_tests.sh $(PROFILE_TESTS))
 
+# The upstream series: riscv_pmu_sbi hooks and the CTR backend for Debian's
+# linux-source-7.3, as git format-patch output with a cover letter in
+# build/series, generated from kernel/series and the files the module
+# builds (tools/series/mkseries).  series-check: it applies with git am,
+# carries those files byte for byte as they are here, and passes
+# checkpatch --strict (TAP in build/guest-test/series-check.tap).
+# series-kernel builds 7.3 with it (RISCV_PMU_SBI=y, RISCV_PMU_CTR=y, no
+# module; cached by the series' content); series-steps builds it patch by
+# patch (build/series-steps.log).  run-guest-series boots it on an
+# -icount board and runs the branch-stack selftests that need no module
+# (the module-only parts, its debugfs and rmmod, skip there).
+SERIES_TESTS := ctr_brstack_test ctr_callstack_test ctr_isolation_test \
+	ctr_bpf_test ctr_spurious_test brstack_perf_test
+SERIES_RUN = $(VM)/run --kernel series --icount --smp 1
+
+series: setup
+	@tools/series/mkseries >/dev/null
+	@echo "build/series: $$(ls $(BUILD)/series | wc -l) files"
+
+series-check: series
+	@mkdir -p $(BUILD)/guest-test
+	@tools/series/check-series >$(BUILD)/guest-test/series-check.tap; rc=$$?; \
+		cat $(BUILD)/guest-test/series-check.tap; exit $$rc
+
+series-kernel: series
+	@$(VM)/build-kernel-series >/dev/null
+
+series-steps: series
+	@$(VM)/build-kernel-series --steps >/dev/null
+
+run-guest-series:
+	$(call RUN_PASS,series,series kernel run,$(SERIES_RUN),selftests/rvctr/icount/run_tests.sh $(SERIES_TESTS))
+
 # perf's own record_lbr.sh and test_brstack.sh: over 10 minutes on the
 # emulated board, so not part of make check.  They sample user-only
 # events: one hart, as every -icount board that samples.
@@ -234,6 +269,8 @@ run-guest-other:
 check: setup
 	@rm -rf $(BUILD)/unit.tap $(BUILD)/guest-test $(OTHER)/guest-test $(BUILD)/check
 	@$(MAKE) --no-print-directory all rootfs other-module
+	@$(MAKE) --no-print-directory series-check >/dev/null || true
+	@$(MAKE) --no-print-directory series-kernel
 	@$(VM)/edk2 >/dev/null
 	@$(MAKE) -s --no-print-directory -C tools/rvctr check-build
 	@OTHER=$(OTHER) tools/testing/check

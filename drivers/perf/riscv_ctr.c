@@ -834,7 +834,7 @@ struct riscv_ctr *riscv_ctr_probe(struct pmu *pmu, unsigned int depth)
 	struct riscv_ctr *ctr;
 	int ret = -ENOMEM;
 
-	ctr = kzalloc(sizeof(*ctr), GFP_KERNEL);
+	ctr = kzalloc_obj(*ctr);
 	if (!ctr)
 		return ERR_PTR(-ENOMEM);
 	ctr->cpu = alloc_percpu(struct riscv_ctr_cpu);

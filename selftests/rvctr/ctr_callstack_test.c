@@ -27,7 +27,7 @@
  * __start_/__stop_ symbols bound it exactly: a sample is checked against
  * the chain of the function its IP is in.
  */
-#define CS_FN(name) __attribute__((noinline, section("rvctr_" #name))) static
+#define CS_FN(name) __attribute__((__noinline__, section("rvctr_" #name))) static
 extern const char __start_rvctr_cs_a[], __stop_rvctr_cs_a[];
 extern const char __start_rvctr_cs_b[], __stop_rvctr_cs_b[];
 extern const char __start_rvctr_cs_c[], __stop_rvctr_cs_c[];
@@ -66,7 +66,7 @@ CS_FN(cs_a) long cs_a(long n)
 }
 
 /* The rival task's own chain, at other addresses. */
-__attribute__((noinline)) static long rival_spin(long n)
+__attribute__((__noinline__)) static long rival_spin(long n)
 {
 	long i;
 
@@ -75,7 +75,7 @@ __attribute__((noinline)) static long rival_spin(long n)
 	return spin_sink;
 }
 
-__attribute__((noinline)) static long rival_outer(long n)
+__attribute__((__noinline__)) static long rival_outer(long n)
 {
 	long r = rival_spin(n);
 
@@ -259,7 +259,7 @@ static int hog_fd[MAX_HOGS], nr_hogs;
 static char cmd_old, cmd_new;
 
 /* Wake the helper on this CPU with @cmd and sleep until it is done. */
-__attribute__((noinline)) static void ask_helper(char cmd)
+__attribute__((__noinline__)) static void ask_helper(char cmd)
 {
 	char c;
 
@@ -327,7 +327,7 @@ CS_FN(new_y) long new_y(long n)
 	return spin_sink;
 }
 
-__attribute__((noinline)) static long new_x(long n)
+__attribute__((__noinline__)) static long new_x(long n)
 {
 	long r = new_y(n);
 

@@ -23,7 +23,7 @@
 static volatile long sink;
 
 /* Two loops at distinct addresses; each task runs only its own. */
-__attribute__((noinline, aligned(64))) static void loop_a(long n)
+__attribute__((__noinline__, aligned(64))) static void loop_a(long n)
 {
 	long i;
 
@@ -32,7 +32,7 @@ __attribute__((noinline, aligned(64))) static void loop_a(long n)
 			sink++;
 }
 
-__attribute__((noinline, aligned(64))) static void loop_b(long n)
+__attribute__((__noinline__, aligned(64))) static void loop_b(long n)
 {
 	long i;
 
@@ -160,7 +160,7 @@ static int raw_records_of(const char *buf, void (*fn)(long))
 
 extern const char __start_rvctr_straight[], __stop_rvctr_straight[];
 
-__attribute__((noinline, section("rvctr_straight"))) static void straight(long n)
+__attribute__((__noinline__, section("rvctr_straight"))) static void straight(long n)
 {
 	long i;
 
@@ -189,6 +189,7 @@ TEST(task_event_joining_cpu_event_sees_no_other_task)
 	struct perf_event_attr a;
 	uint64_t val[3];
 	struct ct_event ev;
+	bool have_raw;
 	pid_t pid;
 	char c;
 
@@ -196,6 +197,12 @@ TEST(task_event_joining_cpu_event_sees_no_other_task)
 		SKIP(return, "no CTR");
 	if (geteuid())
 		SKIP(return, "needs root for a CPU-wide event");
+	/*
+	 * The raw snapshot is the rvctr module's debugfs file; the in-tree
+	 * driver (the upstream series) has none, and there only the samples
+	 * are checked.
+	 */
+	have_raw = !access(RAW_CTR, R_OK);
 	pin_cpu0();
 	ct_attr(&a, PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER, 0, 10007);
 	/* Enabled, running: to tell why there are no samples, if so. */
@@ -219,8 +226,21 @@ TEST(task_event_joining_cpu_event_sees_no_other_task)
 	ASSERT_EQ(0, pipe(done));
 	pid = fork();
 	ASSERT_LE(0, pid);
-	if (!pid)
+	if (!pid) {
+		/*
+		 * The rival holds none of this task's events or pipe ends: if
+		 * this task dies on an assertion, the rival sees EOF and exits,
+		 * and the pinned CPU-wide event does not outlive the test.
+		 */
+		close(cpu_fd);
+		munmap(ev.ring, ev.ring_len);
+		close(ev.fd);
+		close(req[1]);
+		close(done[0]);
 		rival(req[0], done[1]);
+	}
+	close(req[0]);
+	close(done[1]);
 
 	for (round = 0; round < 20; round++) {
 		/* The rival runs on this CPU until this task wakes up. */
@@ -228,9 +248,11 @@ TEST(task_event_joining_cpu_event_sees_no_other_task)
 		ASSERT_EQ(1, read(done[0], &c, 1));
 		ioctl(ev.fd, PERF_EVENT_IOC_ENABLE, 0);
 		/* Read now, parsed later: parsing takes many branches. */
-		len = raw_snapshot(snap, sizeof(snap));
+		len = have_raw ? raw_snapshot(snap, sizeof(snap)) : 0;
 		straight(200);
 		ioctl(ev.fd, PERF_EVENT_IOC_DISABLE, 0);
+		if (!have_raw)
+			continue;
 		ASSERT_LT(0, len);
 		raw = raw_records_of(snap, loop_b);
 		if (raw && !raw_theirs)
@@ -276,6 +298,8 @@ TEST(task_event_joining_cpu_event_sees_no_other_task)
 	 */
 	if (!n)
 		TH_LOG("no samples: the board lost this event's overflows");
+	if (!have_raw && !n)
+		SKIP(return, "no %s and no samples: nothing was checked", RAW_CTR);
 }
 
 static int read_int(const char *path)
@@ -292,7 +316,7 @@ static int read_int(const char *path)
 }
 
 /* A loop that enters the kernel on every iteration. */
-__attribute__((noinline)) static void syscall_loop(long n)
+__attribute__((__noinline__)) static void syscall_loop(long n)
 {
 	long i;
 

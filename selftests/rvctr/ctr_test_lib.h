@@ -200,13 +200,13 @@ static uint64_t ct_ra_leaf, ct_ra_ind;
 static uint64_t ct_cond_src, ct_cond_dst, ct_jmp_src, ct_jmp_dst;
 static uint64_t ct_ijmp_src, ct_ijmp_dst, ct_ntbr_src;
 
-__attribute__((noinline)) static void ct_leaf(void)
+__attribute__((__noinline__)) static void ct_leaf(void)
 {
 	ct_ra_leaf = (uint64_t)__builtin_return_address(0);
 	asm volatile("" ::: "memory");
 }
 
-__attribute__((noinline)) static void ct_ind(void)
+__attribute__((__noinline__)) static void ct_ind(void)
 {
 	ct_ra_ind = (uint64_t)__builtin_return_address(0);
 	asm volatile("" ::: "memory");
@@ -220,7 +220,7 @@ static void (*volatile ct_fp)(void) = ct_ind;
  * "jr t1" is a plain indirect jump (a jump through ra or t0 would be a
  * return, CTR v1.0 "Transfer Type Filtering").
  */
-__attribute__((noinline)) static void ct_loop(long n)
+__attribute__((__noinline__)) static void ct_loop(long n)
 {
 	uint64_t a, b, c, d, e, f, g;
 	long i;

@@ -126,3 +126,65 @@ edk2_firmware() {
 	exec 9>&-
 	echo "$d/fw"
 }
+
+# The pristine source tarball of Linux $1 (sets $tarball and $pkgver): the
+# host package for 6.12 (bookworm), the arch-all package from
+# trixie-backports for 7.3, fetched privately and unpacked.  Used by
+# build-kernel and the upstream series (tools/series).
+linux_tarball() {
+	local ver=$1 d deb
+	if [ "$ver" = 6.12 ]; then
+		tarball="/usr/src/linux-source-$ver.tar.xz"
+		[ -f "$tarball" ] || die "$tarball missing: run tools/testing/vm/setup"
+		pkgver=$(dpkg-query -W -f='${Version}' linux-source-6.12)
+		return
+	fi
+	d="$RVCTR_CACHE/src-debs"
+	mkdir -p "$d"
+	deb=$(ls "$d"/linux-source-"$ver"_*_all.deb 2>/dev/null | tail -1 || true)
+	[ -n "$deb" ] || deb=$(fetch_source_deb "$ver" "$d")
+	pkgver=$(dpkg-deb -f "$deb" Version)
+	tarball="$d/$pkgver/usr/src/linux-source-$ver.tar.xz"
+	if [ ! -f "$tarball" ]; then
+		rm -rf "$d/$pkgver"
+		dpkg-deb -x "$deb" "$d/$pkgver"
+	fi
+}
+
+# Download linux-source-$1 into $2: through the private apt configuration
+# (signed index) if it can, else the pinned pool file, checked by SHA256.
+fetch_source_deb() {
+	local ver=$1 d=$2 pin path sum f
+	if apt_private_update trixie-backports 2>/dev/null &&
+	   (cd "$d" && apt_private trixie-backports apt-get -q download \
+		"linux-source-$ver" >&2) 2>/dev/null; then
+		ls "$d"/linux-source-"$ver"_*_all.deb | tail -1
+		return
+	fi
+	pin="$RVCTR_TOP/kernel/linux-source-$ver.pin"
+	[ -f "$pin" ] || die "cannot get linux-source-$ver from Debian's index, and no $pin"
+	read -r path sum < <(grep -v '^#' "$pin")
+	f="$d/$(basename "$path")"
+	log "apt index unusable: fetching pinned $(basename "$path")"
+	curl -fsS --retry 3 -o "$f.part" "$GUEST_MIRROR/$path" ||
+		die "download of $GUEST_MIRROR/$path failed"
+	echo "$sum  $f.part" | sha256sum -c --quiet - ||
+		{ rm -f "$f.part"; die "SHA256 mismatch for $(basename "$path")"; }
+	mv "$f.part" "$f"
+	echo "$f"
+}
+
+# The lines of file $1 strictly between the first line containing $2 and
+# the next containing $3, without blank lines at either end (the series'
+# "block" files, tools/series/mkseries and check-series).
+extract_block() {
+	awk -v b="$2" -v e="$3" '
+		!on && index($0, b) { on = 1; next }
+		on && index($0, e) { exit }
+		on { l[n++] = $0 }
+		END {
+			s = 0; while (s < n && l[s] == "") s++
+			t = n - 1; while (t >= s && l[t] == "") t--
+			for (i = s; i <= t; i++) print l[i]
+		}' "$1"
+}
