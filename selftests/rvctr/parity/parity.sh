@@ -3,7 +3,8 @@
 # make parity, on the board: the test suites perf and kernel maintainers
 # run, one test at a time under a time bound, so that one board's results
 # can be set beside another's (tools/testing/vm/parity prints the table).
-#   parity.sh [SUITE...]      SUITE: perf perf_events bpf (default: all)
+#   parity.sh [PARITY_VAR=VALUE...] [SUITE...]
+#                             SUITE: perf perf_events bpf (default: all)
 # Results go to $RVCTR_OUT/results.tsv, one row a test:
 #   suite <TAB> id <TAB> name <TAB> Ok|FAILED|Skip <TAB> reason <TAB> seconds
 # and each test's output to $RVCTR_OUT/logs/.  A test that outlives
@@ -21,13 +22,23 @@
 # reads, perf's "mmap interface" test); on rvctr a CTR depth of 16, which
 # keeps perf's branch-stack tests short (they check types and filters, not
 # depth).
+# The host's settings come as arguments (the board gets no environment).
+while [ $# -gt 0 ]; do
+	case $1 in
+	PARITY_TEST_TIMEOUT=*|PARITY_PERF_TESTS=*|PARITY_APPEND=*) export "${1?}"; shift ;;
+	PARITY_*=*) echo "parity: unknown setting $1" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
 out=${RVCTR_OUT:-/tmp/rvctr-out}
 tmo=${PARITY_TEST_TIMEOUT:-300}
 perfdir=/opt/rvctr/perf
 res="$out/results.tsv"
 logs="$out/logs"
 mkdir -p "$logs"
-: >"$res"
+# PARITY_APPEND=1 adds to an earlier run's results (the host's
+# PARITY_RESUME).
+[ -n "${PARITY_APPEND:-}" ] || : >"$res"
 export PATH="$perfdir/bin:$PATH"
 
 [ $# -gt 0 ] || set -- perf perf_events bpf
