@@ -13,6 +13,8 @@
 #   make profile-bench  CTR profiles of real programs (bzip2, zlib) through
 #                 AutoFDO, llvm-profgen and BOLT, against instrumentation
 #   make series   the upstream patch series for Linux 7.3 in build/series
+#   make parity   perf's whole test suite, the perf_events and BPF branch
+#                 selftests: stock riscv_pmu_sbi kernel against rvctr
 #
 # KERNEL=6.12 (default) or 7.3 picks the bench kernel.  W=1 and C=1 pass
 # through to Kbuild for the module.
@@ -37,7 +39,8 @@ KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR) \
 	guest-test-profiles run-guest-profiles run-guest-nosscofpmf \
 	run-guest-noctr run-guest-nodeleg run-guest-smp4 \
 	check-slow demo bench compare stress profile-bench clean help \
-	series series-check series-kernel series-steps run-guest-series
+	series series-check series-kernel series-steps run-guest-series \
+	perf peer-selftests parity
 
 all: module tools selftests
 
@@ -61,6 +64,17 @@ selftests: setup
 	@kdir=$$($(KDIR_CMD)) && \
 		$(MAKE) -C selftests/rvctr CROSS_COMPILE=$(CROSS_COMPILE) KSRC="$$kdir/../src" OUT=$(BUILD)/selftests
 
+# perf built from the bench kernel's source for the board (with symbols,
+# its shell tests and workloads; tools/testing/vm/build-perf, cached):
+# the runner shares build/guest/perf at /opt/rvctr/perf.  The kernel's
+# perf_events selftests are built against the same sysroot.
+perf: setup
+	@d=$$($(VM)/build-perf $(KERNEL)) && mkdir -p $(BUILD)/guest && \
+		ln -sfn "$$d" $(BUILD)/guest/perf
+
+peer-selftests: perf
+	@$(VM)/build-peer-selftests $(KERNEL) >/dev/null
+
 # Host unit tests (include/ and tools/), under ASan and UBSan.
 unit: setup
 	@mkdir -p $(BUILD)
@@ -80,7 +94,9 @@ unit: setup
 # instructions.  Those boards have one hart: on two, QEMU 10.0.2's
 # -icount round-robin can starve the second hart for good when a
 # mode-filtered sampling counter sits at all-ones (Documentation/bench.rst).
-#   SAMPLE_TESTS  branch stacks and sampling, on an -icount board
+#   SAMPLE_TESTS  branch stacks and sampling, on an -icount board (with
+#                 perf's own test_brstack.sh and mmap tests, run by the
+#                 perf built from the kernel source: perf_src_test)
 #   ICOUNT_TESTS  exact counts and periods, on an -icount board (RVCTR_ICOUNT=1)
 #   MAIN_TESTS    two harts without -icount: what holds for any host
 #                 speed (probe, module life cycle, hotplug, counts > 0,
@@ -91,7 +107,8 @@ unit: setup
 # it samples (all modes, which keeps it clear of the starvation).
 # tools/testing/check-passes fails make check if a test is in no pass.
 SAMPLE_TESTS := ctr_brstack_test ctr_callstack_test ctr_isolation_test \
-	ctr_bpf_test ctr_spurious_test brstack_perf_test tool_record_test
+	ctr_bpf_test ctr_spurious_test brstack_perf_test tool_record_test \
+	perf_src_test
 ICOUNT_TESTS := pmu_count_test pmu_period_test pmu_exclude_test \
 	pmu_multiplex_test pmu_freq_test pmu_throttle_test pmu_user_access_test \
 	pmu_perf_mmap_test
@@ -100,7 +117,7 @@ MAIN_TESTS := board_test module_test pmu_module_test pmu_hotplug_test \
 PROFILE_TESTS := profile_test
 export SAMPLE_TESTS ICOUNT_TESTS MAIN_TESTS PROFILE_TESTS
 
-guest-test: all rootfs
+guest-test: all rootfs perf
 	@rm -rf $(BUILD)/guest-test
 	@rc=0; for t in run-guest-sample run-guest-main run-guest-icount; do \
 		$(MAKE) --no-print-directory $$t || rc=1; done; exit $$rc
@@ -124,7 +141,7 @@ run-guest-main:
 	$(call RUN_PASS,main,guest run,$(MAIN_RUN),selftests/rvctr/run_tests.sh $(MAIN_TESTS))
 
 # The sampling pass: TAP in build/guest-test/sample.
-guest-test-sample: all rootfs
+guest-test-sample: all rootfs perf
 	@$(MAKE) --no-print-directory run-guest-sample
 
 run-guest-sample:
@@ -227,12 +244,23 @@ run-guest-series:
 
 # perf's own record_lbr.sh and test_brstack.sh: over 10 minutes on the
 # emulated board, so not part of make check.  They sample user-only
+# perf's own record_lbr.sh and test_brstack.sh, run by the perf built from
+# the kernel source (Debian's has no symbols, and test_brstack.sh skips
+# there): over 10 minutes on the emulated board, so not part of make
+# check (perf_src_test runs test_brstack.sh alone there).  They sample user-only
 # events: one hart, as every -icount board that samples.
-check-slow: all rootfs
+check-slow: all rootfs perf
 	@rm -rf $(BUILD)/guest-test-slow
 	@RVCTR_VM_TIMEOUT=3600 $(ICOUNT_RUN) --smp 1 --out $(BUILD)/guest-test-slow \
 		selftests/rvctr/run_tests_slow.sh; \
 	$(SUMMARY) $(BUILD)/guest-test-slow
+
+# The peer suites (perf test, perf_events and BPF branch selftests) on the
+# stock riscv_pmu_sbi kernel and on rvctr through SBI calls and with
+# delegated counters, one table, test by test (tools/testing/vm/parity;
+# results in build/parity).  Hours on two cores: not part of make check.
+parity: all rootfs peer-selftests
+	@$(VM)/parity
 
 # The other kernel: the module builds for it (in a copy of the sources, so
 # the two builds' objects do not mix) and an -icount board boots it and
@@ -268,7 +296,7 @@ run-guest-other:
 # one busy.
 check: setup
 	@rm -rf $(BUILD)/unit.tap $(BUILD)/guest-test $(OTHER)/guest-test $(BUILD)/check
-	@$(MAKE) --no-print-directory all rootfs other-module
+	@$(MAKE) --no-print-directory all rootfs other-module perf
 	@$(MAKE) --no-print-directory series-check >/dev/null || true
 	@$(MAKE) --no-print-directory series-kernel
 	@$(VM)/edk2 >/dev/null
@@ -312,4 +340,4 @@ clean:
 	rm -rf $(BUILD)
 
 help:
-	@sed -n '3,18p' Makefile
+	@sed -n '3,20p' Makefile
