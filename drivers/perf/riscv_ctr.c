@@ -177,7 +177,10 @@ static unsigned int ctr_copy(struct perf_branch_entry *__restrict out,
  * @event: any event of the PMU
  *
  * Translates attr.branch_sample_type and the config2 options into an
- * sctrctl value once, and keeps it in the event.
+ * sctrctl value once, and keeps it in the event.  For a call stack it
+ * sets PERF_ATTACH_TASK_DATA, so it must be the caller's last step that
+ * can fail: when pmu->event_init fails, __free_event() detaches the
+ * task's perf_ctx_data, which another event may still be using.
  *
  * Return: 0; -EOPNOTSUPP for a branch stack CTR cannot give (no CTR, a
  * filter or a field the harts do not have, a CPU-wide call stack);
@@ -775,12 +778,13 @@ static void ctr_warn_lacks(int cpu, const struct riscv_ctr_hw *lack)
  * depth as it was and the buffer clear, and compares.  Every depth and
  * field the PMU offers must be there: events already open may hold any
  * depth the harts supported at probe, and their filters rely on the
- * fields.  Branch-stack events are not added on a hart that lacks any.
- *
- * Return: 0, or -EOPNOTSUPP after a warning naming the CPU and what it
- * lacks.
+ * fields.  A hart that lacks any is marked so: riscv_ctr_add() refuses
+ * branch-stack events on it, and a warning names the CPU and what it
+ * lacks.  Nothing fails: a CPUHP STARTING callback cannot stop the hart
+ * from coming up (notify_cpu_starting() only logs an error), and an error
+ * from it would make cpuhp_state_add_instance() fail the PMU's probe.
  */
-int riscv_ctr_cpu_starting(struct riscv_ctr *ctr)
+void riscv_ctr_cpu_starting(struct riscv_ctr *ctr)
 {
 	struct riscv_ctr_hw hart, lack;
 	unsigned long flags;
@@ -788,17 +792,15 @@ int riscv_ctr_cpu_starting(struct riscv_ctr *ctr)
 	int cpu;
 
 	if (!ctr)
-		return 0;
+		return;
 	local_irq_save(flags);
 	cpu = smp_processor_id();
 	ctr_probe_hart(&hart);
 	lacks = riscv_ctr_hw_lacks(&hart, &ctr->hw, &lack);
 	this_cpu_ptr(ctr->cpu)->ok = !lacks;
 	local_irq_restore(flags);
-	if (!lacks)
-		return 0;
-	ctr_warn_lacks(cpu, &lack);
-	return -EOPNOTSUPP;
+	if (lacks)
+		ctr_warn_lacks(cpu, &lack);
 }
 
 static void ctr_report(const struct riscv_ctr *ctr)

@@ -24,8 +24,14 @@
  *   sysfs               riscv_ctr_caps_group() and riscv_ctr_depth_group()
  *                       into pmu->attr_groups; the format strings
  *                       RISCV_CTR_FORMAT_* into its format group
- *   CPU hotplug         riscv_ctr_cpu_starting() on the incoming hart
- *   pmu->event_init     riscv_ctr_event_init() for every event
+ *   CPU hotplug         riscv_ctr_cpu_starting() on the incoming hart,
+ *                       from a STARTING callback; it cannot fail (a hart
+ *                       lacking CTR features takes no branch stacks)
+ *   pmu->event_init     riscv_ctr_event_init() for every event, as the
+ *                       last step that can fail: it may set
+ *                       PERF_ATTACH_TASK_DATA, and a failing event_init
+ *                       would then detach the task's perf_ctx_data
+ *                       (__free_event()) under other events
  *   pmu->add/del        riscv_ctr_add() after the counter is allocated
  *                       (undo the counter if it fails), riscv_ctr_del()
  *   pmu->pmu_enable     riscv_ctr_enable() / riscv_ctr_disable(), also
@@ -76,7 +82,7 @@ struct riscv_ctr *riscv_ctr_probe(struct pmu *pmu, unsigned int depth);
 void riscv_ctr_remove(struct riscv_ctr *ctr, struct pmu *pmu);
 const struct attribute_group *riscv_ctr_caps_group(struct riscv_ctr *ctr);
 const struct attribute_group *riscv_ctr_depth_group(struct riscv_ctr *ctr);
-int riscv_ctr_cpu_starting(struct riscv_ctr *ctr);
+void riscv_ctr_cpu_starting(struct riscv_ctr *ctr);
 
 int riscv_ctr_event_init(struct riscv_ctr *ctr, struct perf_event *event);
 int riscv_ctr_add(struct riscv_ctr *ctr, struct perf_event *event);
@@ -116,10 +122,7 @@ riscv_ctr_depth_group(struct riscv_ctr *ctr)
 	return NULL;
 }
 
-static inline int riscv_ctr_cpu_starting(struct riscv_ctr *ctr)
-{
-	return 0;
-}
+static inline void riscv_ctr_cpu_starting(struct riscv_ctr *ctr) { }
 
 static inline int riscv_ctr_event_init(struct riscv_ctr *ctr,
 				       struct perf_event *event)
