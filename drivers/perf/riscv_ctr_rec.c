@@ -5,8 +5,6 @@
  */
 #include "riscv_ctr_rec.h"
 
-#define ctr_field(mask, v)	(((v) & (mask)) >> __builtin_ctzll(mask))
-
 /* ---- depths ---- */
 
 unsigned int riscv_ctr_depth_decode(u64 sctrdepth)
@@ -48,33 +46,6 @@ unsigned int riscv_ctr_depth_pick(unsigned int depths, unsigned int want)
 }
 
 /* ---- one entry ---- */
-
-/*
- * Elapsed cycles since the previous record (CTR v1.0 "Cycle Counting"):
- * CCE == 0 gives CCM; else (2^12 + CCM) << (CCE - 1).  When CCE > 1 the
- * low CCE - 1 bits are not reported; @unbias adds the spec's mean
- * undercount (2^(CCE-1) - 1) / 2, so that sums over many records are
- * unbiased.
- */
-u64 riscv_ctr_cycles(u64 data, bool unbias)
-{
-	u64 cce = ctr_field(CTRDATA_CCE_MASK, data);
-	u64 ccm = ctr_field(CTRDATA_CCM_MASK, data);
-	u64 cycles;
-
-	if (!cce)
-		return ccm;
-	cycles = (4096 + ccm) << (cce - 1);
-	if (unbias && cce > 1)
-		cycles += ((1ULL << (cce - 1)) - 1) / 2;
-	return cycles;
-}
-
-/* perf_branch_entry.cycles is 16 bits wide: saturate. */
-u16 riscv_ctr_cycles_sat16(u64 cycles)
-{
-	return cycles > 0xffff ? 0xffff : (u16)cycles;
-}
 
 /*
  * ctrdata.TYPE to perf's branch type.  Exceptions map to SYSCALL (ecall
@@ -221,16 +192,6 @@ void riscv_ctr_tmpl_init(struct riscv_ctr_tmpl *t, bool has_misp, u64 bst)
 	t->kernel_ok = bst & PERF_SAMPLE_BRANCH_KERNEL;
 	t->cycles = !(bst & PERF_SAMPLE_BRANCH_NO_CYCLES);
 	t->key = riscv_ctr_tmpl_key(has_misp, bst);
-}
-
-/* The flags word holding only the cycle count of @data (CCV set). */
-u64 riscv_ctr_cycles_word(u64 data)
-{
-	struct perf_branch_entry pe = {
-		.cycles = riscv_ctr_cycles_sat16(riscv_ctr_cycles(data, false)),
-	};
-
-	return riscv_ctr_flags(&pe);
 }
 
 /* ---- perf branch filters ---- */

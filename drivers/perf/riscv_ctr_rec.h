@@ -12,6 +12,7 @@
 #ifndef __RISCV_CTR_REC_H
 #define __RISCV_CTR_REC_H
 
+#include <linux/bitfield.h>
 #include <linux/bits.h>
 #include <linux/perf_event.h>
 #include <linux/types.h>
@@ -92,8 +93,33 @@ unsigned int riscv_ctr_depth_decode(u64 sctrdepth);
 int riscv_ctr_depth_encode(unsigned int entries);
 unsigned int riscv_ctr_depth_pick(unsigned int depths, unsigned int want);
 
-u64 riscv_ctr_cycles(u64 data, bool unbias);
-u16 riscv_ctr_cycles_sat16(u64 cycles);
+/*
+ * Elapsed cycles since the previous record (CTR v1.0 "Cycle Counting"):
+ * CCE == 0 gives CCM; else (2^12 + CCM) << (CCE - 1).  When CCE > 1 the
+ * low CCE - 1 bits are not reported; @unbias adds the spec's mean
+ * undercount (2^(CCE-1) - 1) / 2, so that sums over many records are
+ * unbiased.  Inline: the sample path calls it for every entry.
+ */
+static inline u64 riscv_ctr_cycles(u64 data, bool unbias)
+{
+	u64 cce = FIELD_GET(CTRDATA_CCE_MASK, data);
+	u64 ccm = FIELD_GET(CTRDATA_CCM_MASK, data);
+	u64 cycles;
+
+	if (!cce)
+		return ccm;
+	cycles = (4096 + ccm) << (cce - 1);
+	if (unbias && cce > 1)
+		cycles += ((1ULL << (cce - 1)) - 1) / 2;
+	return cycles;
+}
+
+/* perf_branch_entry.cycles is 16 bits wide: saturate. */
+static inline u16 riscv_ctr_cycles_sat16(u64 cycles)
+{
+	return cycles > 0xffff ? 0xffff : (u16)cycles;
+}
+
 unsigned int riscv_ctr_type_to_perf(unsigned int type);
 
 /* ---- raw entries to perf_branch_entry ---- */
@@ -151,7 +177,6 @@ static inline u64 riscv_ctr_tmpl_key(bool has_misp, u64 bst)
 }
 
 void riscv_ctr_tmpl_init(struct riscv_ctr_tmpl *t, bool has_misp, u64 bst);
-u64 riscv_ctr_cycles_word(u64 data);
 
 /*
  * The word after from and to: the bitfields.  perf_branch_entry is three
@@ -179,6 +204,16 @@ static inline u64 riscv_ctr_flags(const struct perf_branch_entry *pe)
 
 	__builtin_memcpy(&w, p + RISCV_CTR_FLAGS_OFF, sizeof(w));
 	return w;
+}
+
+/* The flags word holding only the cycle count of @data (CCV set). */
+static inline u64 riscv_ctr_cycles_word(u64 data)
+{
+	struct perf_branch_entry pe = {
+		.cycles = riscv_ctr_cycles_sat16(riscv_ctr_cycles(data, false)),
+	};
+
+	return riscv_ctr_flags(&pe);
 }
 
 /* @t and @pe never overlap: stores to *pe need not reload the template. */
