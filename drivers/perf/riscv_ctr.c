@@ -77,8 +77,7 @@ struct riscv_ctr {
  * it was saved at a switch-out the backend saw and has not been used yet,
  * @switches which switch-out that was (the task's nvcsw + nivcsw then),
  * for the switch-outs the backend does not see (no branch-stack event on
- * the CPU, so no sched_task callback).  Intel's LBR call stack keeps the
- * same kind of state (lbr_stack_state, LBR_VALID / LBR_NONE).
+ * the CPU, so no sched_task callback).
  */
 struct riscv_ctr_task_ctx {
 	unsigned long switches;
@@ -146,7 +145,7 @@ static void ctr_thaw(void)
  * Copy the valid entries, newest first, into @out, as @t says; the source
  * is read first, and the first invalid one ends the copy.  Entries with a
  * kernel address are dropped unless the event may see the kernel
- * (riscv_ctr_to_perf()).
+ * (riscv_ctr_fast(), as @t was built for the event's filter).
  */
 static unsigned int ctr_copy(struct perf_branch_entry *__restrict out,
 			     unsigned int cnt, unsigned int depth,
@@ -288,10 +287,7 @@ int riscv_ctr_add(struct riscv_ctr *ctr, struct perf_event *event)
 		 * The first task event joins CPU-wide ones.  They keep the
 		 * buffer across context switches, so it still holds what
 		 * the tasks before this one did; from here on the switches
-		 * clear it (riscv_ctr_sched_task()).  Intel's LBR resets in
-		 * intel_pmu_lbr_add() only for the CPU's first LBR user that
-		 * has not run yet, because its sched_task resets at every
-		 * switch-in, for per-CPU events too.
+		 * clear it (riscv_ctr_sched_task()).
 		 */
 		ctr_clear();
 	}
@@ -623,7 +619,8 @@ static void ctr_sysfs_init(struct riscv_ctr *ctr)
  * riscv_ctr_caps_group - caps/branches: the depth new events use
  * @ctr: the CTR of the PMU, NULL without CTR
  *
- * perf's LBR tests run only where caps/branches exists.
+ * User space learns from caps/branches that the PMU records branch
+ * stacks, and how deep; perf keeps it in perf.data (HEADER_PMU_CAPS).
  *
  * Return: the group to put into pmu->attr_groups, NULL without CTR.
  */
@@ -891,9 +888,8 @@ void riscv_ctr_remove(struct riscv_ctr *ctr, struct pmu *pmu)
 		return;
 	pmu->task_ctx_cache = NULL;
 	/*
-	 * The perf core frees the save areas with call_rcu() (free_epc_rcu()
-	 * up to 6.14, __free_perf_ctx_data_rcu() from 6.15), so callbacks can
-	 * still be pending here.  A grace period does not wait for
+	 * The perf core frees the save areas with call_rcu(), so callbacks
+	 * can still be pending here.  A grace period does not wait for
 	 * callbacks: rcu_barrier() does.
 	 */
 	rcu_barrier();

@@ -2,11 +2,10 @@
 /*
  * RISC-V Control Transfer Records (Smctr/Ssctr v1.0) as perf branch stacks.
  *
- * The CTR backend of a RISC-V CPU PMU driver, in the model of Arm's BRBE
- * (drivers/perf/arm_brbe.h): a few hooks the PMU driver calls from its own
- * struct pmu callbacks, overflow handler and CPU hotplug callbacks.  The
- * backend registers no PMU, requests no interrupt and sets up no hotplug
- * state of its own.
+ * The CTR backend of a RISC-V CPU PMU driver: a few hooks the PMU driver
+ * calls from its own struct pmu callbacks, overflow handler and CPU
+ * hotplug callbacks.  The backend registers no PMU, requests no interrupt
+ * and sets up no hotplug state of its own.
  *
  * The caller checks that every hart has Ssctr and Sscsrind (the entries
  * are read through siselect/sireg*) before calling riscv_ctr_probe(); a
@@ -43,8 +42,8 @@
  *                       riscv_ctr_spurious() when none of its counters
  *                       overflowed
  *   pmu->sched_task     riscv_ctr_sched_task(), with the task's save area
- *                       (task->perf_ctx_data->data from Linux 6.15,
- *                       pmu_ctx->task_ctx_data before)
+ *                       that the perf core allocated from
+ *                       pmu->task_ctx_cache
  *   BPF                 riscv_ctr_snapshot() as the perf_snapshot_branch_stack
  *                       static call (bpf_get_branch_snapshot())
  *

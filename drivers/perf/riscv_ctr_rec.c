@@ -198,9 +198,11 @@ void riscv_ctr_tmpl_init(struct riscv_ctr_tmpl *t, bool has_misp, u64 bst)
 
 /*
  * Transfer types each perf type filter lets through (CTR v1.0 "Transfer
- * Type Filtering").  ANY_CALL counts traps (ecall, interrupts) as calls
- * and ANY_RETURN trap returns as returns, as x86 does for syscalls and
- * interrupts.  Direct and co-routine jumps pass only with ANY.
+ * Type Filtering").  perf defines ANY_CALL as any call, system calls
+ * included, and ANY_RETURN as any return, system call returns included
+ * (perf-record(1) any_call, any_ret): traps (ecall, interrupts) count as
+ * calls, trap returns as returns.  Direct and co-routine jumps pass only
+ * with ANY.
  */
 static u64 ctr_type_enables(u64 bst)
 {
