@@ -144,7 +144,7 @@ static u64 ctr_type_enables(u64 bst)
 	if (bst & PERF_SAMPLE_BRANCH_COND)
 		en |= CTRCTL_TKBRINH;
 	if (bst & PERF_SAMPLE_BRANCH_IND_JUMP)
-		en |= CTRCTL_INDJUMP_INH | CTRCTL_INDOJUMP_INH;
+		en |= CTRCTL_INDJUMP_INH | CTRCTL_INDLJUMP_INH;
 	return en;
 }
 

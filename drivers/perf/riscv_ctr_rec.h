@@ -32,7 +32,7 @@
 				 CTRCTL_INDCALL_INH | CTRCTL_DIRCALL_INH | \
 				 CTRCTL_INDJUMP_INH | CTRCTL_DIRJUMP_INH | \
 				 CTRCTL_CORSWAP_INH | CTRCTL_RET_INH | \
-				 CTRCTL_INDOJUMP_INH | CTRCTL_DIROJUMP_INH)
+				 CTRCTL_INDLJUMP_INH | CTRCTL_DIRLJUMP_INH)
 /*
  * The fields sctrctl shows (CTR v1.0 "Supervisor Control Transfer Records
  * Control Register"): mctrctl's but M and MTE.  The rest of the register
