@@ -48,11 +48,13 @@ unsigned int riscv_ctr_depth_pick(unsigned int depths, unsigned int want)
 /* ---- one entry ---- */
 
 /*
- * ctrdata.TYPE to perf's branch type.  Exceptions map to SYSCALL (ecall
- * is the common case; perf has no generic "exception"), not-taken and
- * taken branches to COND, jumps with no link to UNCOND/IND.  perf's own
- * tests expect direct jump -> UNCOND, indirect call -> IND_CALL, direct
- * call -> CALL, return -> RET, taken branch -> COND.
+ * ctrdata.TYPE (CTR v1.0 "Transfer Type Filtering") to perf's PERF_BR_*.
+ * Exceptions map to SYSCALL (ecall is the common case; perf has no
+ * generic "exception"), interrupts to IRQ, trap returns to ERET,
+ * not-taken and taken branches to COND, calls to CALL/IND_CALL, returns
+ * to RET, the other direct and indirect jumps (without linkage, or
+ * "other" ones with it) to UNCOND and IND, co-routine swaps and the
+ * reserved types to UNKNOWN.
  */
 unsigned int riscv_ctr_type_to_perf(unsigned int type)
 {
