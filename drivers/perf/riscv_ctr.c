@@ -77,8 +77,7 @@ struct riscv_ctr {
  * it was saved at a switch-out the backend saw and has not been used yet,
  * @switches which switch-out that was (the task's nvcsw + nivcsw then),
  * for the switch-outs the backend does not see (no branch-stack event on
- * the CPU, so no sched_task callback).  Intel's LBR call stack keeps the
- * same kind of state (lbr_stack_state, LBR_VALID / LBR_NONE).
+ * the CPU, so no sched_task callback).
  */
 struct riscv_ctr_task_ctx {
 	unsigned long switches;
@@ -146,7 +145,7 @@ static void ctr_thaw(void)
  * Copy the valid entries, newest first, into @out, as @t says; the source
  * is read first, and the first invalid one ends the copy.  Entries with a
  * kernel address are dropped unless the event may see the kernel
- * (riscv_ctr_to_perf()).
+ * (riscv_ctr_fast(), as @t was built for the event's filter).
  */
 static unsigned int ctr_copy(struct perf_branch_entry *__restrict out,
 			     unsigned int cnt, unsigned int depth,
@@ -177,7 +176,10 @@ static unsigned int ctr_copy(struct perf_branch_entry *__restrict out,
  * @event: any event of the PMU
  *
  * Translates attr.branch_sample_type and the config2 options into an
- * sctrctl value once, and keeps it in the event.
+ * sctrctl value once, and keeps it in the event.  For a call stack it
+ * sets PERF_ATTACH_TASK_DATA, so it must be the caller's last step that
+ * can fail: when pmu->event_init fails, __free_event() detaches the
+ * task's perf_ctx_data, which another event may still be using.
  *
  * Return: 0; -EOPNOTSUPP for a branch stack CTR cannot give (no CTR, a
  * filter or a field the harts do not have, a CPU-wide call stack);
@@ -285,10 +287,7 @@ int riscv_ctr_add(struct riscv_ctr *ctr, struct perf_event *event)
 		 * The first task event joins CPU-wide ones.  They keep the
 		 * buffer across context switches, so it still holds what
 		 * the tasks before this one did; from here on the switches
-		 * clear it (riscv_ctr_sched_task()).  Intel's LBR resets in
-		 * intel_pmu_lbr_add() only for the CPU's first LBR user that
-		 * has not run yet, because its sched_task resets at every
-		 * switch-in, for per-CPU events too.
+		 * clear it (riscv_ctr_sched_task()).
 		 */
 		ctr_clear();
 	}
@@ -620,7 +619,8 @@ static void ctr_sysfs_init(struct riscv_ctr *ctr)
  * riscv_ctr_caps_group - caps/branches: the depth new events use
  * @ctr: the CTR of the PMU, NULL without CTR
  *
- * perf's LBR tests run only where caps/branches exists.
+ * User space learns from caps/branches that the PMU records branch
+ * stacks, and how deep; perf keeps it in perf.data (HEADER_PMU_CAPS).
  *
  * Return: the group to put into pmu->attr_groups, NULL without CTR.
  */
@@ -775,12 +775,13 @@ static void ctr_warn_lacks(int cpu, const struct riscv_ctr_hw *lack)
  * depth as it was and the buffer clear, and compares.  Every depth and
  * field the PMU offers must be there: events already open may hold any
  * depth the harts supported at probe, and their filters rely on the
- * fields.  Branch-stack events are not added on a hart that lacks any.
- *
- * Return: 0, or -EOPNOTSUPP after a warning naming the CPU and what it
- * lacks.
+ * fields.  A hart that lacks any is marked so: riscv_ctr_add() refuses
+ * branch-stack events on it, and a warning names the CPU and what it
+ * lacks.  Nothing fails: a CPUHP STARTING callback cannot stop the hart
+ * from coming up (notify_cpu_starting() only logs an error), and an error
+ * from it would make cpuhp_state_add_instance() fail the PMU's probe.
  */
-int riscv_ctr_cpu_starting(struct riscv_ctr *ctr)
+void riscv_ctr_cpu_starting(struct riscv_ctr *ctr)
 {
 	struct riscv_ctr_hw hart, lack;
 	unsigned long flags;
@@ -788,17 +789,15 @@ int riscv_ctr_cpu_starting(struct riscv_ctr *ctr)
 	int cpu;
 
 	if (!ctr)
-		return 0;
+		return;
 	local_irq_save(flags);
 	cpu = smp_processor_id();
 	ctr_probe_hart(&hart);
 	lacks = riscv_ctr_hw_lacks(&hart, &ctr->hw, &lack);
 	this_cpu_ptr(ctr->cpu)->ok = !lacks;
 	local_irq_restore(flags);
-	if (!lacks)
-		return 0;
-	ctr_warn_lacks(cpu, &lack);
-	return -EOPNOTSUPP;
+	if (lacks)
+		ctr_warn_lacks(cpu, &lack);
 }
 
 static void ctr_report(const struct riscv_ctr *ctr)
@@ -889,9 +888,8 @@ void riscv_ctr_remove(struct riscv_ctr *ctr, struct pmu *pmu)
 		return;
 	pmu->task_ctx_cache = NULL;
 	/*
-	 * The perf core frees the save areas with call_rcu() (free_epc_rcu()
-	 * up to 6.14, __free_perf_ctx_data_rcu() from 6.15), so callbacks can
-	 * still be pending here.  A grace period does not wait for
+	 * The perf core frees the save areas with call_rcu(), so callbacks
+	 * can still be pending here.  A grace period does not wait for
 	 * callbacks: rcu_barrier() does.
 	 */
 	rcu_barrier();

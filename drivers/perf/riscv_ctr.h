@@ -2,11 +2,10 @@
 /*
  * RISC-V Control Transfer Records (Smctr/Ssctr v1.0) as perf branch stacks.
  *
- * The CTR backend of a RISC-V CPU PMU driver, in the model of Arm's BRBE
- * (drivers/perf/arm_brbe.h): a few hooks the PMU driver calls from its own
- * struct pmu callbacks, overflow handler and CPU hotplug callbacks.  The
- * backend registers no PMU, requests no interrupt and sets up no hotplug
- * state of its own.
+ * The CTR backend of a RISC-V CPU PMU driver: a few hooks the PMU driver
+ * calls from its own struct pmu callbacks, overflow handler and CPU
+ * hotplug callbacks.  The backend registers no PMU, requests no interrupt
+ * and sets up no hotplug state of its own.
  *
  * The caller checks that every hart has Ssctr and Sscsrind (the entries
  * are read through siselect/sireg*) before calling riscv_ctr_probe(); a
@@ -24,8 +23,14 @@
  *   sysfs               riscv_ctr_caps_group() and riscv_ctr_depth_group()
  *                       into pmu->attr_groups; the format strings
  *                       RISCV_CTR_FORMAT_* into its format group
- *   CPU hotplug         riscv_ctr_cpu_starting() on the incoming hart
- *   pmu->event_init     riscv_ctr_event_init() for every event
+ *   CPU hotplug         riscv_ctr_cpu_starting() on the incoming hart,
+ *                       from a STARTING callback; it cannot fail (a hart
+ *                       lacking CTR features takes no branch stacks)
+ *   pmu->event_init     riscv_ctr_event_init() for every event, as the
+ *                       last step that can fail: it may set
+ *                       PERF_ATTACH_TASK_DATA, and a failing event_init
+ *                       would then detach the task's perf_ctx_data
+ *                       (__free_event()) under other events
  *   pmu->add/del        riscv_ctr_add() after the counter is allocated
  *                       (undo the counter if it fails), riscv_ctr_del()
  *   pmu->pmu_enable     riscv_ctr_enable() / riscv_ctr_disable(), also
@@ -37,8 +42,8 @@
  *                       riscv_ctr_spurious() when none of its counters
  *                       overflowed
  *   pmu->sched_task     riscv_ctr_sched_task(), with the task's save area
- *                       (task->perf_ctx_data->data from Linux 6.15,
- *                       pmu_ctx->task_ctx_data before)
+ *                       that the perf core allocated from
+ *                       pmu->task_ctx_cache
  *   BPF                 riscv_ctr_snapshot() as the perf_snapshot_branch_stack
  *                       static call (bpf_get_branch_snapshot())
  *
@@ -76,7 +81,7 @@ struct riscv_ctr *riscv_ctr_probe(struct pmu *pmu, unsigned int depth);
 void riscv_ctr_remove(struct riscv_ctr *ctr, struct pmu *pmu);
 const struct attribute_group *riscv_ctr_caps_group(struct riscv_ctr *ctr);
 const struct attribute_group *riscv_ctr_depth_group(struct riscv_ctr *ctr);
-int riscv_ctr_cpu_starting(struct riscv_ctr *ctr);
+void riscv_ctr_cpu_starting(struct riscv_ctr *ctr);
 
 int riscv_ctr_event_init(struct riscv_ctr *ctr, struct perf_event *event);
 int riscv_ctr_add(struct riscv_ctr *ctr, struct perf_event *event);
@@ -116,10 +121,7 @@ riscv_ctr_depth_group(struct riscv_ctr *ctr)
 	return NULL;
 }
 
-static inline int riscv_ctr_cpu_starting(struct riscv_ctr *ctr)
-{
-	return 0;
-}
+static inline void riscv_ctr_cpu_starting(struct riscv_ctr *ctr) { }
 
 static inline int riscv_ctr_event_init(struct riscv_ctr *ctr,
 				       struct perf_event *event)

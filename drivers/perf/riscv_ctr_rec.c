@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * RISC-V Control Transfer Records: filter translation, record decoding
- * and the record template; no kernel dependencies (riscv_ctr_rec.h).
+ * RISC-V Control Transfer Records: filter translation, branch types and
+ * the record template of the sample path (riscv_ctr_rec.h).
  */
 #include "riscv_ctr_rec.h"
-
-#define ctr_field(mask, v)	(((v) & (mask)) >> __builtin_ctzll(mask))
 
 /* ---- depths ---- */
 
@@ -50,38 +48,13 @@ unsigned int riscv_ctr_depth_pick(unsigned int depths, unsigned int want)
 /* ---- one entry ---- */
 
 /*
- * Elapsed cycles since the previous record (CTR v1.0 "Cycle Counting"):
- * CCE == 0 gives CCM; else (2^12 + CCM) << (CCE - 1).  When CCE > 1 the
- * low CCE - 1 bits are not reported; @unbias adds the spec's mean
- * undercount (2^(CCE-1) - 1) / 2, so that sums over many records are
- * unbiased.
- */
-u64 riscv_ctr_cycles(u64 data, bool unbias)
-{
-	u64 cce = ctr_field(CTRDATA_CCE_MASK, data);
-	u64 ccm = ctr_field(CTRDATA_CCM_MASK, data);
-	u64 cycles;
-
-	if (!cce)
-		return ccm;
-	cycles = (4096 + ccm) << (cce - 1);
-	if (unbias && cce > 1)
-		cycles += ((1ULL << (cce - 1)) - 1) / 2;
-	return cycles;
-}
-
-/* perf_branch_entry.cycles is 16 bits wide: saturate. */
-u16 riscv_ctr_cycles_sat16(u64 cycles)
-{
-	return cycles > 0xffff ? 0xffff : (u16)cycles;
-}
-
-/*
- * ctrdata.TYPE to perf's branch type.  Exceptions map to SYSCALL (ecall
- * is the common case; perf has no generic "exception"), not-taken and
- * taken branches to COND, jumps with no link to UNCOND/IND.  perf's own
- * tests expect direct jump -> UNCOND, indirect call -> IND_CALL, direct
- * call -> CALL, return -> RET, taken branch -> COND.
+ * ctrdata.TYPE (CTR v1.0 "Transfer Type Filtering") to perf's PERF_BR_*.
+ * Exceptions map to SYSCALL (ecall is the common case; perf has no
+ * generic "exception"), interrupts to IRQ, trap returns to ERET,
+ * not-taken and taken branches to COND, calls to CALL/IND_CALL, returns
+ * to RET, the other direct and indirect jumps (without linkage, or
+ * "other" ones with it) to UNCOND and IND, co-routine swaps and the
+ * reserved types to UNKNOWN.
  */
 unsigned int riscv_ctr_type_to_perf(unsigned int type)
 {
@@ -107,104 +80,26 @@ unsigned int riscv_ctr_type_to_perf(unsigned int type)
 	return type < RISCV_CTR_NR_TYPES ? map[type] : PERF_BR_UNKNOWN;
 }
 
-/*
- * Decode one raw entry; false if it is not valid (V = 0).  Without
- * @has_misp (the harts do not implement ctrtarget.MISP) neither mispred
- * nor predicted is claimed (perf prints '-').
- */
-bool riscv_ctr_decode(const struct riscv_ctr_raw *e, bool has_misp,
-		      struct riscv_ctr_branch *b)
-{
-	if (!riscv_ctr_valid(e->source))
-		return false;
-	b->from = riscv_ctr_from(e->source);
-	b->to = riscv_ctr_to(e->target);
-	b->type = riscv_ctr_type(e->data);
-	b->perf_type = riscv_ctr_type_to_perf(b->type);
-	b->mispred = has_misp && (e->target & CTRTARGET_MISP);
-	b->predicted = has_misp && !(e->target & CTRTARGET_MISP);
-	b->cycles_valid = e->data & CTRDATA_CCV;
-	b->cycles = b->cycles_valid ?
-		    riscv_ctr_cycles_sat16(riscv_ctr_cycles(e->data, false)) : 0;
-	return true;
-}
-
-static void ctr_fill(struct perf_branch_entry *pe,
-		     const struct riscv_ctr_branch *b, u64 bst)
-{
-	/* Zero every field, reserved bits included (perf copies them out). */
-	*pe = (struct perf_branch_entry){ .from = b->from, .to = b->to };
-	if (!(bst & PERF_SAMPLE_BRANCH_NO_FLAGS)) {
-		pe->mispred = b->mispred;
-		pe->predicted = b->predicted;
-		pe->type = b->perf_type;
-	}
-	if (!(bst & PERF_SAMPLE_BRANCH_NO_CYCLES))
-		pe->cycles = b->cycles;
-	/* The recording mode: a trap from a disabled mode has from == 0. */
-	pe->priv = riscv_ctr_is_kernel(b->from ? b->from : b->to) ?
-		   PERF_BR_PRIV_KERNEL : PERF_BR_PRIV_USER;
-}
-
-/*
- * One raw entry as perf_branch_entry, for the branch filter @bst.  CTR
- * does not record kernel transfers for a user-only filter (external traps
- * and trap returns from S are not recorded, CTR v1.0 "Privilege Mode
- * Transitions"); an entry with a kernel address is dropped anyway,
- * whatever the hardware did.
- */
-int riscv_ctr_to_perf(const struct riscv_ctr_raw *e, bool has_misp, u64 bst,
-		      struct perf_branch_entry *pe)
-{
-	struct riscv_ctr_branch b;
-
-	if (!riscv_ctr_decode(e, has_misp, &b))
-		return RISCV_CTR_END;
-	if (!(bst & PERF_SAMPLE_BRANCH_KERNEL) &&
-	    (riscv_ctr_is_kernel(b.from) || riscv_ctr_is_kernel(b.to)))
-		return RISCV_CTR_HIDDEN;
-	ctr_fill(pe, &b, bst);
-	return RISCV_CTR_OK;
-}
-
-/*
- * @nr raw entries, entry 0 the newest, into @out as perf_branch_entry:
- * the copy stops at the first invalid entry, as the hardware's does, and
- * skips hidden ones.  Returns the number written.
- */
-unsigned int riscv_ctr_stack_to_perf(const struct riscv_ctr_raw *raw,
-				     unsigned int nr, bool has_misp, u64 bst,
-				     struct perf_branch_entry *out)
-{
-	unsigned int i, n = 0;
-	int ret;
-
-	for (i = 0; i < nr; i++) {
-		ret = riscv_ctr_to_perf(&raw[i], has_misp, bst, &out[n]);
-		if (ret == RISCV_CTR_END)
-			break;
-		if (ret == RISCV_CTR_OK)
-			n++;
-	}
-	return n;
-}
-
 /* ---- the record template ---- */
 
+/*
+ * The flags word of an entry recorded in kernel or user mode, of
+ * ctrdata.TYPE @type, filled through the bitfields of perf_branch_entry
+ * as @bst asks.  Without MISP support (CTR v1.0 makes ctrtarget.MISP
+ * optional) neither mispred nor predicted is claimed (perf prints '-').
+ */
 static u64 ctr_tmpl_word(bool kernel, unsigned int type, bool mispred,
 			 bool predicted, u64 bst)
 {
-	struct perf_branch_entry pe;
-	struct riscv_ctr_branch b = {
-		.from = kernel ? BIT_ULL(63) : 0x1000,
-		.to = 0x2000,
-		.type = type,
-		.perf_type = riscv_ctr_type_to_perf(type),
-		.mispred = mispred,
-		.predicted = predicted,
-	};
+	/* Zero every field, reserved bits included (perf copies them out). */
+	struct perf_branch_entry pe = { 0 };
 
-	ctr_fill(&pe, &b, bst);
+	if (!(bst & PERF_SAMPLE_BRANCH_NO_FLAGS)) {
+		pe.mispred = mispred;
+		pe.predicted = predicted;
+		pe.type = riscv_ctr_type_to_perf(type);
+	}
+	pe.priv = kernel ? PERF_BR_PRIV_KERNEL : PERF_BR_PRIV_USER;
 	return riscv_ctr_flags(&pe);
 }
 
@@ -223,23 +118,15 @@ void riscv_ctr_tmpl_init(struct riscv_ctr_tmpl *t, bool has_misp, u64 bst)
 	t->key = riscv_ctr_tmpl_key(has_misp, bst);
 }
 
-/* The flags word holding only the cycle count of @data (CCV set). */
-u64 riscv_ctr_cycles_word(u64 data)
-{
-	struct perf_branch_entry pe = {
-		.cycles = riscv_ctr_cycles_sat16(riscv_ctr_cycles(data, false)),
-	};
-
-	return riscv_ctr_flags(&pe);
-}
-
 /* ---- perf branch filters ---- */
 
 /*
  * Transfer types each perf type filter lets through (CTR v1.0 "Transfer
- * Type Filtering").  ANY_CALL counts traps (ecall, interrupts) as calls
- * and ANY_RETURN trap returns as returns, as x86 does for syscalls and
- * interrupts.  Direct and co-routine jumps pass only with ANY.
+ * Type Filtering").  perf defines ANY_CALL as any call, system calls
+ * included, and ANY_RETURN as any return, system call returns included
+ * (perf-record(1) any_call, any_ret): traps (ecall, interrupts) count as
+ * calls, trap returns as returns.  Direct and co-routine jumps pass only
+ * with ANY.
  */
 static u64 ctr_type_enables(u64 bst)
 {
@@ -259,7 +146,7 @@ static u64 ctr_type_enables(u64 bst)
 	if (bst & PERF_SAMPLE_BRANCH_COND)
 		en |= CTRCTL_TKBRINH;
 	if (bst & PERF_SAMPLE_BRANCH_IND_JUMP)
-		en |= CTRCTL_INDJUMP_INH | CTRCTL_INDOJUMP_INH;
+		en |= CTRCTL_INDJUMP_INH | CTRCTL_INDLJUMP_INH;
 	return en;
 }
 
@@ -304,21 +191,6 @@ int riscv_ctr_branch_filter(u64 bst, u64 opts, u64 *sctrctl)
 	}
 	*sctrctl = v | (RISCV_CTR_INH_ALL & ~en);
 	return 0;
-}
-
-/*
- * Whether an entry of @type may be reported under @sctrctl: the hardware
- * filter is exact, this is the check tests (and a paranoid reader) apply
- * to what came back.
- */
-bool riscv_ctr_filter_passes(u64 sctrctl, unsigned int type)
-{
-	if (type == CTRDATA_TYPE_NONTAKEN_BRANCH)
-		return sctrctl & CTRCTL_NTBREN;
-	if (type < CTRDATA_TYPE_EXCEPTION || type >= RISCV_CTR_NR_TYPES ||
-	    type == CTRDATA_TYPE_RESERVED_6 || type == CTRDATA_TYPE_RESERVED_7)
-		return false;
-	return !(sctrctl & BIT_ULL(32 + type));
 }
 
 /* ---- what the harts implement ---- */

@@ -4,14 +4,15 @@
  * filters to sctrctl, raw entries to perf_branch_entry, the record
  * template of the sample path, and the CTR features a hart implements.
  *
- * riscv_ctr_rec.c and this header are compiled into the kernel (the CTR
- * backend, riscv_ctr.c), into the rvctr tool and into its host unit
- * tests, so they use nothing but <linux/bits.h>, <linux/types.h>, the perf
- * UAPI and the CTR register layout of <asm/csr.h>.
+ * The CTR backend (riscv_ctr.c) keeps here what touches no CSR and no
+ * kernel state, so riscv_ctr_rec.c and this header use nothing but
+ * <linux/bitfield.h>, <linux/bits.h>, <linux/types.h>, the perf UAPI and
+ * the CTR register layout of <asm/csr.h>.
  */
 #ifndef __RISCV_CTR_REC_H
 #define __RISCV_CTR_REC_H
 
+#include <linux/bitfield.h>
 #include <linux/bits.h>
 #include <linux/perf_event.h>
 #include <linux/types.h>
@@ -31,7 +32,7 @@
 				 CTRCTL_INDCALL_INH | CTRCTL_DIRCALL_INH | \
 				 CTRCTL_INDJUMP_INH | CTRCTL_DIRJUMP_INH | \
 				 CTRCTL_CORSWAP_INH | CTRCTL_RET_INH | \
-				 CTRCTL_INDOJUMP_INH | CTRCTL_DIROJUMP_INH)
+				 CTRCTL_INDLJUMP_INH | CTRCTL_DIRLJUMP_INH)
 /*
  * The fields sctrctl shows (CTR v1.0 "Supervisor Control Transfer Records
  * Control Register"): mctrctl's but M and MTE.  The rest of the register
@@ -71,11 +72,6 @@ static inline unsigned int riscv_ctr_type(u64 data)
 	return data & CTRDATA_TYPE_MASK;
 }
 
-static inline bool riscv_ctr_ccv(u64 data)
-{
-	return data & CTRDATA_CCV;
-}
-
 /* riscv64 kernels live in the upper half of every Sv39/48/57 space. */
 static inline bool riscv_ctr_is_kernel(u64 addr)
 {
@@ -92,45 +88,40 @@ unsigned int riscv_ctr_depth_decode(u64 sctrdepth);
 int riscv_ctr_depth_encode(unsigned int entries);
 unsigned int riscv_ctr_depth_pick(unsigned int depths, unsigned int want);
 
-u64 riscv_ctr_cycles(u64 data, bool unbias);
-u16 riscv_ctr_cycles_sat16(u64 cycles);
+/*
+ * Elapsed cycles since the previous record (CTR v1.0 "Cycle Counting"):
+ * CCE == 0 gives CCM; else (2^12 + CCM) << (CCE - 1), the low CCE - 1
+ * bits not reported.  Inline: the sample path calls it for every entry.
+ */
+static inline u64 riscv_ctr_cycles(u64 data)
+{
+	u64 cce = FIELD_GET(CTRDATA_CCE_MASK, data);
+	u64 ccm = FIELD_GET(CTRDATA_CCM_MASK, data);
+
+	return cce ? (4096 + ccm) << (cce - 1) : ccm;
+}
+
+/* perf_branch_entry.cycles is 16 bits wide: saturate. */
+static inline u16 riscv_ctr_cycles_sat16(u64 cycles)
+{
+	return cycles > 0xffff ? 0xffff : (u16)cycles;
+}
+
 unsigned int riscv_ctr_type_to_perf(unsigned int type);
 
 /* ---- raw entries to perf_branch_entry ---- */
 
-/* A decoded entry, independent of perf_branch_entry's bitfield layout. */
-struct riscv_ctr_branch {
-	u64 from;
-	u64 to;
-	u16 cycles;		/* saturated to 16 bits; 0 if !cycles_valid */
-	u8 type;		/* CTRDATA_TYPE_* */
-	u8 perf_type;		/* PERF_BR_* */
-	bool mispred;
-	bool predicted;		/* only when the hart reports MISP */
-	bool cycles_valid;
-};
-
-bool riscv_ctr_decode(const struct riscv_ctr_raw *e, bool has_misp,
-		      struct riscv_ctr_branch *b);
-
-/* riscv_ctr_to_perf() and riscv_ctr_fast() return one of these. */
+/* riscv_ctr_fast() returns one of these. */
 #define RISCV_CTR_END		0	/* not valid: no older record follows */
 #define RISCV_CTR_OK		1	/* *pe written */
 #define RISCV_CTR_HIDDEN	2	/* a kernel address for a user-only event */
 
-int riscv_ctr_to_perf(const struct riscv_ctr_raw *e, bool has_misp, u64 bst,
-		      struct perf_branch_entry *pe);
-unsigned int riscv_ctr_stack_to_perf(const struct riscv_ctr_raw *raw,
-				     unsigned int nr, bool has_misp, u64 bst,
-				     struct perf_branch_entry *out);
-
 /*
- * The sample path's conversion: riscv_ctr_fast() gives what
- * riscv_ctr_to_perf() gives, in about a third of the instructions, by
- * looking up the flags word of perf_branch_entry (the bitfields) in a
- * table that riscv_ctr_tmpl_init() builds through riscv_ctr_to_perf(), so
- * it assumes nothing of the bitfield layout.  The host tests check that
- * the two agree on random records under every option.
+ * The sample path's conversion: riscv_ctr_fast() looks up the flags word
+ * of perf_branch_entry (the bitfields) for the recording mode and
+ * ctrdata.TYPE in a table that riscv_ctr_tmpl_init() fills through the
+ * bitfields, so it assumes nothing of their layout, and adds MISP and
+ * the cycle count.
  */
 struct riscv_ctr_tmpl {
 	u64 word[2][RISCV_CTR_NR_TYPES];	/* [kernel priv][ctrdata.TYPE] */
@@ -151,7 +142,6 @@ static inline u64 riscv_ctr_tmpl_key(bool has_misp, u64 bst)
 }
 
 void riscv_ctr_tmpl_init(struct riscv_ctr_tmpl *t, bool has_misp, u64 bst);
-u64 riscv_ctr_cycles_word(u64 data);
 
 /*
  * The word after from and to: the bitfields.  perf_branch_entry is three
@@ -179,6 +169,16 @@ static inline u64 riscv_ctr_flags(const struct perf_branch_entry *pe)
 
 	__builtin_memcpy(&w, p + RISCV_CTR_FLAGS_OFF, sizeof(w));
 	return w;
+}
+
+/* The flags word holding only the cycle count of @data (CCV set). */
+static inline u64 riscv_ctr_cycles_word(u64 data)
+{
+	struct perf_branch_entry pe = {
+		.cycles = riscv_ctr_cycles_sat16(riscv_ctr_cycles(data)),
+	};
+
+	return riscv_ctr_flags(&pe);
 }
 
 /* @t and @pe never overlap: stores to *pe need not reload the template. */
@@ -211,8 +211,7 @@ static inline int riscv_ctr_fast(const struct riscv_ctr_tmpl *__restrict t,
  * Every generic PERF_SAMPLE_BRANCH_* bit is in exactly one of ALLOWED and
  * EXCLUDED (the backend asserts it against PERF_SAMPLE_BRANCH_MAX).  HV
  * is accepted and changes nothing: without the H extension there is no
- * hypervisor mode, and with it the host kernel runs in HS = S.  COUNTERS
- * (Linux 6.8) is spelt as a number, for older UAPI headers.
+ * hypervisor mode, and with it the host kernel runs in HS = S.
  */
 #define RISCV_CTR_BRANCH_PRIV	(PERF_SAMPLE_BRANCH_USER | \
 				 PERF_SAMPLE_BRANCH_KERNEL | \
@@ -233,11 +232,10 @@ static inline int riscv_ctr_fast(const struct riscv_ctr_tmpl *__restrict t,
 				  RISCV_CTR_BRANCH_TYPES | \
 				  RISCV_CTR_BRANCH_SW | \
 				  PERF_SAMPLE_BRANCH_CALL_STACK)
-#define RISCV_CTR_BRANCH_COUNTERS BIT_ULL(19)
 #define RISCV_CTR_BRANCH_EXCLUDED (PERF_SAMPLE_BRANCH_ABORT_TX | \
 				   PERF_SAMPLE_BRANCH_IN_TX | \
 				   PERF_SAMPLE_BRANCH_NO_TX | \
-				   RISCV_CTR_BRANCH_COUNTERS)
+				   PERF_SAMPLE_BRANCH_COUNTERS)
 
 /* Options of riscv_ctr_branch_filter() that are not perf branch filters. */
 #define RISCV_CTR_OPT_NTBR	BIT_ULL(0)	/* record not-taken branches */
@@ -248,7 +246,6 @@ static inline int riscv_ctr_fast(const struct riscv_ctr_tmpl *__restrict t,
 #define RISCV_CTR_ENOMODE	(-2)	/* neither user nor kernel asked for */
 
 int riscv_ctr_branch_filter(u64 bst, u64 opts, u64 *sctrctl);
-bool riscv_ctr_filter_passes(u64 sctrctl, unsigned int type);
 
 /* ---- what a hart implements ---- */
 

@@ -332,6 +332,7 @@ static int rvctr_event_init(struct perf_event *event)
 	ret = rvctr_validate_group(rp, event);
 	if (ret)
 		return ret;
+	/* Last step that can fail: it may set PERF_ATTACH_TASK_DATA. */
 	ret = riscv_ctr_event_init(rp->ctr, event);
 	if (ret)
 		return ret;

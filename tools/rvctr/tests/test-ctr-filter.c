@@ -6,6 +6,7 @@
 #include <rvctr/ctr.h>
 #include <rvctr/hpm.h>
 #include <riscv_ctr_rec.h>
+#include <rvctr/ctr_decode.h>
 
 #include "tests.h"
 
@@ -98,7 +99,7 @@ static void test_refused(void)
 	T_EQ(ctl_of(U | PERF_SAMPLE_BRANCH_ABORT_TX, 0), ~0ULL, "abort_tx refused");
 	T_EQ(ctl_of(U | PERF_SAMPLE_BRANCH_IN_TX, 0), ~0ULL, "in_tx refused");
 	T_EQ(ctl_of(U | PERF_SAMPLE_BRANCH_NO_TX, 0), ~0ULL, "no_tx refused");
-	T_EQ(ctl_of(U | RISCV_CTR_BRANCH_COUNTERS, 0), ~0ULL, "counters refused");
+	T_EQ(ctl_of(U | PERF_SAMPLE_BRANCH_COUNTERS, 0), ~0ULL, "counters refused");
 	T_EQ(ctl_of(U | (1ULL << 40), 0), ~0ULL, "unknown bit refused");
 }
 

@@ -128,7 +128,7 @@ static void test_names(void)
 	T_STREQ(riscv_ctr_field_name(CTRCTL_RASEMU | CTRCTL_NTBREN),
 		"RASEMU", "the lowest field");
 	T_STREQ(riscv_ctr_field_name(1ULL << 38), "reserved", "bit 38");
-	T_STREQ(riscv_ctr_field_name(CTRCTL_DIROJUMP_INH), "DIRLJMPINH", "bit 47");
+	T_STREQ(riscv_ctr_field_name(CTRCTL_DIRLJUMP_INH), "DIRLJMPINH", "bit 47");
 	T_STREQ(riscv_ctr_field_name(1ULL << 63), "reserved", "bit 63");
 }
 

@@ -8,6 +8,7 @@
 #include <rvctr/ctr.h>
 #include <rvctr/hpm.h>
 #include <riscv_ctr_rec.h>
+#include <rvctr/ctr_decode.h>
 
 #include "tests.h"
 

@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 #include <stdint.h>
-#include <riscv_ctr_rec.h>
+#include <rvctr/ctr_decode.h>
 
 struct rvctr_snapshot {
 	uint64_t sctrstatus;
@@ -24,8 +24,9 @@ struct rvctr_snapshot {
 
 /*
  * The filter a snapshot's entries are converted under: every mode and
- * type, as recorded.  The conversion is the driver's own,
- * riscv_ctr_stack_to_perf() (drivers/perf/riscv_ctr_rec.c).
+ * type, as recorded.  The conversion is the driver's own sample path
+ * (riscv_ctr_tmpl_init() and riscv_ctr_fast(), drivers/perf/riscv_ctr_rec.h)
+ * run by riscv_ctr_stack_to_perf() (lib/ctr_decode.c).
  */
 #define RVCTR_SNAPSHOT_BST	(PERF_SAMPLE_BRANCH_USER | \
 				 PERF_SAMPLE_BRANCH_KERNEL | \
