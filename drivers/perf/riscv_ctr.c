@@ -26,6 +26,7 @@
 #include <linux/smp.h>
 #include <linux/sysfs.h>
 #include <asm/csr.h>
+#include <asm/insn-def.h>
 
 #include "riscv_ctr.h"
 #include "riscv_ctr_rec.h"
@@ -37,9 +38,6 @@ static_assert(!(RISCV_CTR_BRANCH_ALLOWED & RISCV_CTR_BRANCH_EXCLUDED));
 #define CTR_CONFIG2_NTBR	BIT_ULL(RISCV_CTR_CONFIG2_NTBR_BIT)
 #define CTR_CONFIG2_BPFRZ	BIT_ULL(RISCV_CTR_CONFIG2_BPFRZ_BIT)
 #define CTR_CONFIG2_MASK	(CTR_CONFIG2_NTBR | CTR_CONFIG2_BPFRZ)
-
-/* SCTRCLR (CTR v1.0 "Clear"); older assemblers lack the mnemonic. */
-#define CTR_INSN_SCTRCLR	0x10400073
 
 /* CTR of one CPU. */
 struct riscv_ctr_cpu {
@@ -100,7 +98,7 @@ static bool ctr_event_is_task(struct perf_event *event)
 /* Zero every entry and the cycle counter (CTR v1.0 "Clear"). */
 static inline void ctr_clear(void)
 {
-	asm volatile(".4byte " __stringify(CTR_INSN_SCTRCLR) ::: "memory");
+	asm volatile(SCTRCLR() ::: "memory");
 }
 
 /*

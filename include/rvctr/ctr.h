@@ -94,6 +94,14 @@
 
 /* ---- end of the asm/csr.h block ---- */
 
+/* ---- asm/insn-def.h: SCTRCLR (CTR v1.0 "Clear") ---- */
+
+#define SCTRCLR()						\
+	INSN_R(OPCODE_SYSTEM, FUNC3(0), FUNC7(8),		\
+	       __RD(0), __RS1(0), __RS2(4))
+
+/* ---- end of the asm/insn-def.h block ---- */
+
 /*
  * Sscsrind, Sscofpmf and Smcdeleg/Ssccfg CSRs that Linux 7.3's asm/csr.h
  * has and 6.12's (or a libc) lacks; defined the same way, so a kernel
