@@ -188,3 +188,17 @@ extract_block() {
 			for (i = s; i <= t; i++) print l[i]
 		}' "$1"
 }
+
+# The leading patches of the series in directory $1 that touch nothing but
+# arch/riscv/ and the devicetree bindings (ISA ids, CSR definitions), in
+# order: the 7.3 bench kernel carries them (build-kernel), so the series
+# kernel differs from it only in files few others include.
+series_isa_patches() {
+	local p
+	for p in "$1"/[0-9]*.patch; do
+		case "$p" in */0000-cover-letter.patch) continue ;; esac
+		sed -n 's|^+++ b/||p' "$p" |
+			grep -qv -e '^arch/riscv/' -e '^Documentation/devicetree/' && break
+		echo "$p"
+	done
+}
