@@ -151,6 +151,31 @@ linux_tarball() {
 	fi
 }
 
+# Debian's pristine linux-source-$1, unpacked once into the cache (sets
+# $linux_src, the tree, and $pkgver).  The series tools take a handful of
+# files from it on every make check, and the kernel builds copy it: from
+# the .tar.xz each of those decompressed the whole tarball again (12 s of
+# CPU; build-kernel for 7.3 generates the series to compute its key).
+# Never modified: copy what you change.
+linux_pristine() {
+	local ver=$1 d
+	tarball=
+	linux_tarball "$ver"
+	d="$RVCTR_CACHE/src-tree/$ver-$pkgver"
+	linux_src="$d/linux-source-$ver"
+	[ -f "$d/.rvctr-done" ] && return
+	(
+		exec 9>"$RVCTR_CACHE/.lock-src-tree-$ver-$pkgver"
+		flock 9
+		[ -f "$d/.rvctr-done" ] && exit 0
+		rm -rf "$d"
+		mkdir -p "$d"
+		tar -C "$d" -xf "$tarball" || exit 1
+		[ -d "$linux_src" ] || exit 1
+		touch "$d/.rvctr-done"
+	) || die "cannot unpack $tarball"
+}
+
 # Download linux-source-$1 into $2: through the private apt configuration
 # (signed index) if it can, else the pinned pool file, checked by SHA256.
 fetch_source_deb() {
