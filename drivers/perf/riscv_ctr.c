@@ -105,7 +105,9 @@ static inline void ctr_clear(void)
  * Logical entry @i (0 = newest, CTR v1.0 "Entry Registers"): siselect
  * selects, sireg/sireg2/sireg3 then read or write source/target/data
  * (Sscsrind).  Callers keep interrupts off, so nothing else reselects
- * between the write to siselect and the accesses.
+ * between the write to siselect and the accesses.  csr_indirect_read()
+ * would select and save the interrupt state once per register; an entry
+ * is three registers behind one select, read up to 256 times per sample.
  */
 static void ctr_read_entry(unsigned int i, struct riscv_ctr_raw *e)
 {
