@@ -462,25 +462,33 @@ static uint64_t build_id_size(const struct rvctr_build_id *b)
 	return sizeof(struct perf_build_id_rec) + PERF_ALIGN(strlen(b->filename) + 1, 8);
 }
 
-static int put_build_ids(struct rvctr_writer *w)
+/*
+ * One build id as perf lays it out: an entry of the HEADER_BUILD_ID
+ * feature (@type 0) or, in pipe mode, a PERF_RECORD_HEADER_BUILD_ID (67).
+ */
+static void put_build_id(struct rvctr_writer *w, const struct rvctr_build_id *b,
+			 uint16_t type)
+{
+	struct perf_build_id_rec r = { 0 };
+	size_t n = strlen(b->filename);
+
+	r.header.type = type;
+	r.header.misc = b->misc | PERF_MISC_BUILD_ID_SIZE;
+	r.header.size = build_id_size(b);
+	r.pid = b->pid;
+	r.size = b->size;
+	memcpy(r.data, b->id, b->size);
+	put(w, &r, sizeof(r));
+	put(w, b->filename, n);
+	put_zero(w, r.header.size - sizeof(r) - n);
+}
+
+static int put_build_ids(struct rvctr_writer *w, uint16_t type)
 {
 	unsigned int i;
 
-	for (i = 0; i < w->nr_build_ids; i++) {
-		const struct rvctr_build_id *b = &w->build_ids[i];
-		struct perf_build_id_rec r = { 0 };
-		size_t n = strlen(b->filename);
-
-		r.header.type = 0;
-		r.header.misc = b->misc | PERF_MISC_BUILD_ID_SIZE;
-		r.header.size = build_id_size(b);
-		r.pid = b->pid;
-		r.size = b->size;
-		memcpy(r.data, b->id, b->size);
-		put(w, &r, sizeof(r));
-		put(w, b->filename, n);
-		put_zero(w, r.header.size - sizeof(r) - n);
-	}
+	for (i = 0; i < w->nr_build_ids; i++)
+		put_build_id(w, &w->build_ids[i], type);
 	return w->failed ? -1 : 0;
 }
 
@@ -571,7 +579,7 @@ static int put_features(struct rvctr_writer *w, struct perf_file_header *h)
 		s.offset += s.size;
 	}
 	if (w->nr_build_ids)
-		put_build_ids(w);
+		put_build_ids(w, 0);
 	if (w->arch[0])
 		put_string(w, w->arch);
 	if (has_names(w))
@@ -598,23 +606,7 @@ int rvctr_writer__checkpoint(struct rvctr_writer *w)
 /* Pipe mode's trailer: build ids and HEADER_ARCH as records. */
 static void put_pipe_features(struct rvctr_writer *w)
 {
-	unsigned int i;
-
-	for (i = 0; i < w->nr_build_ids; i++) {
-		const struct rvctr_build_id *b = &w->build_ids[i];
-		struct perf_build_id_rec r = { 0 };
-		size_t n = strlen(b->filename);
-
-		r.header.type = 67;	/* PERF_RECORD_HEADER_BUILD_ID */
-		r.header.misc = b->misc | PERF_MISC_BUILD_ID_SIZE;
-		r.header.size = build_id_size(b);
-		r.pid = b->pid;
-		r.size = b->size;
-		memcpy(r.data, b->id, b->size);
-		put(w, &r, sizeof(r));
-		put(w, b->filename, n);
-		put_zero(w, r.header.size - sizeof(r) - n);
-	}
+	put_build_ids(w, 67);	/* PERF_RECORD_HEADER_BUILD_ID */
 	if (w->arch[0]) {
 		struct perf_event_header h = {
 			.type = 80,	/* PERF_RECORD_HEADER_FEATURE */
