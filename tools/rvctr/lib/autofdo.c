@@ -51,6 +51,12 @@ int rvctr_afdo__set_binary(struct rvctr_afdo *a, const char *path, char *err, si
 	return a->elf ? 0 : -1;
 }
 
+void rvctr_afdo__set_symtab(struct rvctr_afdo *a, struct rvctr_symtab *t)
+{
+	rvctr_symtab__delete(a->elf);
+	a->elf = t;
+}
+
 /*
  * The address AutoFDO wants for file offset @off (see rvctr/autofdo.h): the
  * offset itself for ET_EXEC, the ELF virtual address for ET_DYN.

@@ -11,6 +11,9 @@
 #include <rvctr/autofdo.h>
 #include <rvctr/maps.h>
 #include <rvctr/sink.h>
+#include <rvctr/symtab.h>
+
+#define MAX_AFDO_BUILD_IDS	1024
 
 struct afdo_sink {
 	struct rvctr_sink base;
@@ -21,6 +24,9 @@ struct afdo_sink {
 	uint64_t *branches;
 	unsigned int nr;
 	int maps_full;
+	struct rvctr_symfind find;	/* where the binaries are */
+	struct rvctr_build_id *ids;	/* what the input recorded */
+	unsigned int nr_ids;
 };
 
 struct xlate_ctx {
@@ -40,6 +46,7 @@ static void afdo_release(struct afdo_sink *a)
 	rvctr_maps__delete(a->maps);
 	free(a->path);
 	free(a->binary);
+	free(a->ids);
 }
 
 static void afdo_free(struct afdo_sink *a)
@@ -59,13 +66,47 @@ static struct rvctr_sink *afdo_open(const struct rvctr_sink_info *info, char *er
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	if (info->find)
+		a->find = *info->find;
+	if (!a->find.machine)
+		a->find.machine = rvctr_symtab__arch_machine(info->arch);
 	return &a->base;
+}
+
+/* A build id the input recorded (header, or an MMAP2's): the first wins. */
+static int afdo_note_id(struct afdo_sink *a, const char *name, const uint8_t *id, uint8_t size)
+{
+	unsigned int i;
+
+	if (!size || !name[0] || a->nr_ids >= MAX_AFDO_BUILD_IDS)
+		return 0;	/* past the limit, files are used unchecked */
+	for (i = 0; i < a->nr_ids; i++)
+		if (!strcmp(a->ids[i].filename, name))
+			return 0;
+	if (!a->ids) {
+		a->ids = calloc(MAX_AFDO_BUILD_IDS, sizeof(*a->ids));
+		if (!a->ids)
+			return -1;
+	}
+	a->ids[a->nr_ids].size = size > 20 ? 20 : size;
+	memcpy(a->ids[a->nr_ids].id, id, a->ids[a->nr_ids].size);
+	snprintf(a->ids[a->nr_ids].filename, sizeof(a->ids[0].filename), "%s", name);
+	a->nr_ids++;
+	return 0;
+}
+
+static int afdo_build_id(struct rvctr_sink *s, const struct rvctr_build_id *b)
+{
+	return afdo_note_id((struct afdo_sink *)s, b->filename, b->id, b->size) ?
+	       rvctr_sink__fail(s, "out of memory") : 0;
 }
 
 static int afdo_mmap(struct rvctr_sink *s, const struct rvctr_event *ev)
 {
 	struct afdo_sink *a = (struct afdo_sink *)s;
 
+	if (afdo_note_id(a, ev->mmap.filename, ev->mmap.build_id, ev->mmap.build_id_size))
+		return rvctr_sink__fail(s, "out of memory");
 	if (rvctr_maps__add(a->maps, &ev->mmap) && !a->maps_full) {
 		/* a limit, not an error: later maps are not attributed */
 		a->maps_full = 1;
@@ -106,13 +147,26 @@ static struct rvctr_afdo *afdo_for(struct afdo_sink *a, unsigned int dso)
 	}
 	if (!a->afdo[dso]) {
 		const char *name = rvctr_maps__dso_name(a->maps, dso);
+		const struct rvctr_build_id *id = NULL;
+		struct rvctr_symtab *t;
+		unsigned int i;
 		char err[512];
+		int mismatch;
 
 		a->afdo[dso] = rvctr_afdo__new();
-		if (a->afdo[dso] && rvctr_afdo__set_binary(a->afdo[dso], name, err, sizeof(err)) &&
-		    name[0] == '/')
+		if (!a->afdo[dso] || name[0] != '/')
+			return a->afdo[dso];
+		for (i = 0; i < a->nr_ids && !id; i++)
+			if (!strcmp(a->ids[i].filename, name))
+				id = &a->ids[i];
+		/* the recorded file: build-id cache, --symfs, .build-id dirs */
+		t = rvctr_symtab__find(&a->find, name, id ? id->id : NULL, id ? id->size : 0,
+				       &mismatch, err, sizeof(err));
+		if (t)
+			rvctr_afdo__set_symtab(a->afdo[dso], t);
+		else
 			fprintf(stderr, "rvctr: warning: %s: writing file offsets (right for "
-				"ET_EXEC and GNU ld layouts only)\n", err);
+				"ET_EXEC and GNU ld layouts only; see --symfs)\n", err);
 	}
 	return a->afdo[dso];
 }
@@ -213,6 +267,7 @@ const struct rvctr_sink_ops rvctr_sink_autofdo = {
 		"--profiler text (one binary)",
 	.ranges = 1,
 	.open = afdo_open,
+	.build_id = afdo_build_id,
 	.mmap = afdo_mmap,
 	.sample = afdo_sample,
 	.close = afdo_close,

@@ -41,6 +41,9 @@ void rvctr_afdo__delete(struct rvctr_afdo *a);
  * ld's ET_DYN).  0, or -1 with @err.
  */
 int rvctr_afdo__set_binary(struct rvctr_afdo *a, const char *path, char *err, size_t errlen);
+struct rvctr_symtab;
+/* The same with the file already loaded (rvctr_symtab__find); @a owns @t. */
+void rvctr_afdo__set_symtab(struct rvctr_afdo *a, struct rvctr_symtab *t);
 /* Add one sample: its ip and branch stack (entry 0 newest).  0 or -1 (ENOMEM). */
 int rvctr_afdo__add(struct rvctr_afdo *a, uint64_t ip, const struct perf_branch_entry *br,
 		    uint64_t nr, rvctr_afdo_xlate_t xlate, void *ctx);
