@@ -27,13 +27,19 @@ struct afdo_sink {
 	struct rvctr_symfind find;	/* where the binaries are */
 	struct rvctr_build_id *ids;	/* what the input recorded */
 	unsigned int nr_ids;
+	/* the map place() found last; maps change only in afdo_mmap */
+	struct hit {
+		int valid;
+		uint32_t pid;
+		uint64_t start, len, pgoff;
+		unsigned int dso;
+	} hit;
+	/* one sample's entries, placed */
+	struct rvctr_afdo_entry offs[RVCTR_MAX_BRANCHES];
+	unsigned int from_dso[RVCTR_MAX_BRANCHES], to_dso[RVCTR_MAX_BRANCHES];
+	unsigned char from_in[RVCTR_MAX_BRANCHES], to_in[RVCTR_MAX_BRANCHES];
 };
 
-struct xlate_ctx {
-	struct rvctr_maps *maps;
-	uint32_t pid;
-	unsigned int dso;
-};
 
 static void afdo_release(struct afdo_sink *a)
 {
@@ -105,6 +111,7 @@ static int afdo_mmap(struct rvctr_sink *s, const struct rvctr_event *ev)
 {
 	struct afdo_sink *a = (struct afdo_sink *)s;
 
+	a->hit.valid = 0;
 	if (afdo_note_id(a, ev->mmap.filename, ev->mmap.build_id, ev->mmap.build_id_size))
 		return rvctr_sink__fail(s, "out of memory");
 	if (rvctr_maps__add(a->maps, &ev->mmap) && !a->maps_full) {
@@ -116,15 +123,12 @@ static int afdo_mmap(struct rvctr_sink *s, const struct rvctr_event *ev)
 	return 0;
 }
 
-static int xlate(void *ctx, uint64_t addr, uint64_t *out)
+static int name_matches(const char *dso, const char *want)
 {
-	struct xlate_ctx *x = ctx;
-	const struct rvctr_map *map = rvctr_maps__find(x->maps, x->pid, addr);
+	const char *base = strrchr(dso, '/');
 
-	if (!map || map->dso != x->dso)
-		return -1;
-	*out = addr - map->start + map->pgoff;	/* the file offset */
-	return 0;
+	return !strcmp(dso, want) || (base && !strcmp(base + 1, want)) ||
+	       (strrchr(want, '/') && !strcmp(base ? base + 1 : dso, strrchr(want, '/') + 1));
 }
 
 static struct rvctr_afdo *afdo_for(struct afdo_sink *a, unsigned int dso)
@@ -154,7 +158,8 @@ static struct rvctr_afdo *afdo_for(struct afdo_sink *a, unsigned int dso)
 		int mismatch;
 
 		a->afdo[dso] = rvctr_afdo__new();
-		if (!a->afdo[dso] || name[0] != '/')
+		/* -b names the one written: the others need no file */
+		if (!a->afdo[dso] || name[0] != '/' || (a->binary && !name_matches(name, a->binary)))
 			return a->afdo[dso];
 		for (i = 0; i < a->nr_ids && !id; i++)
 			if (!strcmp(a->ids[i].filename, name))
@@ -171,40 +176,66 @@ static struct rvctr_afdo *afdo_for(struct afdo_sink *a, unsigned int dso)
 	return a->afdo[dso];
 }
 
-/* Add the sample to the profile of every binary its branches touch. */
-static int afdo_sample(struct rvctr_sink *s, const struct rvctr_sample *smp)
+/*
+ * Where @addr of @pid is: its binary and file offset, through a one-map
+ * cache (a stack's addresses mostly fall in one map), else -1.
+ */
+static int place(struct afdo_sink *a, uint32_t pid, uint64_t addr, unsigned int *dso,
+		 uint64_t *off)
 {
-	struct afdo_sink *a = (struct afdo_sink *)s;
-	unsigned int seen[8], nr_seen = 0, j;
-	uint64_t i;
+	const struct rvctr_map *m;
 
-	for (i = 0; i < smp->nr_branches && nr_seen < 8; i++) {
-		const struct rvctr_map *m = rvctr_maps__find(a->maps, smp->pid, smp->branches[i].to);
-		struct xlate_ctx x = { a->maps, smp->pid, 0 };
-		struct rvctr_afdo *p;
-
+	if (!a->hit.valid || a->hit.pid != pid || addr - a->hit.start >= a->hit.len) {
+		m = rvctr_maps__find(a->maps, pid, addr);
 		if (!m)
-			continue;
-		for (j = 0; j < nr_seen && seen[j] != m->dso; j++)
-			;
-		if (j < nr_seen)
-			continue;
-		seen[nr_seen++] = m->dso;
-		x.dso = m->dso;
-		p = afdo_for(a, m->dso);
-		if (!p || rvctr_afdo__add(p, smp->ip, smp->branches, smp->nr_branches, xlate, &x))
-			return rvctr_sink__fail(s, "out of memory");
-		a->branches[m->dso] += smp->nr_branches;
+			return -1;
+		a->hit = (struct hit){ 1, pid, m->start, m->len, m->pgoff, m->dso };
 	}
+	*dso = a->hit.dso;
+	*off = addr - a->hit.start + a->hit.pgoff;
 	return 0;
 }
 
-static int name_matches(const char *dso, const char *want)
+/*
+ * Add the sample to the profile of every binary its branches go to (at
+ * most 8): each address is placed once, then each binary takes the
+ * entries that fall in it.
+ */
+static int afdo_sample(struct rvctr_sink *s, const struct rvctr_sample *smp)
 {
-	const char *base = strrchr(dso, '/');
+	struct afdo_sink *a = (struct afdo_sink *)s;
+	unsigned int seen[8], nr_seen = 0, j, ip_dso = 0;
+	uint64_t i, n = smp->nr_branches < RVCTR_MAX_BRANCHES ? smp->nr_branches :
+							      RVCTR_MAX_BRANCHES;
+	uint64_t ip_off = 0;
+	int ip_in = !place(a, smp->pid, smp->ip, &ip_dso, &ip_off);
 
-	return !strcmp(dso, want) || (base && !strcmp(base + 1, want)) ||
-	       (strrchr(want, '/') && !strcmp(base ? base + 1 : dso, strrchr(want, '/') + 1));
+	for (i = 0; i < n; i++) {
+		const struct perf_branch_entry *b = &smp->branches[i];
+
+		a->from_in[i] = !place(a, smp->pid, b->from, &a->from_dso[i], &a->offs[i].from);
+		a->to_in[i] = !place(a, smp->pid, b->to, &a->to_dso[i], &a->offs[i].to);
+		if (!a->to_in[i] || nr_seen == 8)
+			continue;
+		for (j = 0; j < nr_seen && seen[j] != a->to_dso[i]; j++)
+			;
+		if (j == nr_seen)
+			seen[nr_seen++] = a->to_dso[i];
+	}
+	for (j = 0; j < nr_seen; j++) {
+		unsigned int dso = seen[j];
+		struct rvctr_afdo *p = afdo_for(a, dso);
+
+		for (i = 0; i < n; i++) {
+			a->offs[i].from_ok = a->from_in[i] && a->from_dso[i] == dso;
+			a->offs[i].to_ok = a->to_in[i] && a->to_dso[i] == dso;
+		}
+		if (!p || rvctr_afdo__add_entries(p, ip_in && ip_dso == dso, ip_off,
+						  smp->branches, a->offs, n))
+			return rvctr_sink__fail(s, "out of memory");
+		a->branches[dso] += smp->nr_branches;
+	}
+	return 0;
 }
 
 static int pick_binary(const struct afdo_sink *a)
