@@ -64,7 +64,7 @@ static char mispred_char(const struct perf_branch_entry *b)
  * the nibbles spread one a byte, made ASCII in parallel (+'0', and +39
  * more where a nibble is 10 or more), then put in text order.
  */
-static uint64_t hex8(uint32_t v)
+static inline __attribute__((always_inline)) uint64_t hex8(uint32_t v)
 {
 	uint64_t x = v;
 
@@ -77,9 +77,9 @@ static uint64_t hex8(uint32_t v)
 }
 
 /* @v in hex without leading zeros; writes up to 16 bytes at @p */
-static char *put_hex(char *p, uint64_t v)
+static inline __attribute__((always_inline)) char *put_hex(char *p, uint64_t v)
 {
-	int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
+	unsigned int n = (67 - __builtin_clzll(v | 1)) >> 2;
 	uint64_t w;
 
 	if (n <= 8) {
