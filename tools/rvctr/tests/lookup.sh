@@ -133,7 +133,7 @@ if "$CC_GNU" -nostdlib -static -no-pie -Wl,-Ttext=0xffffffff80000000 -Wl,-e,_tex
 	h=$((link + K))
 	{
 		printf 'mmap -1 %#x 0x1000000 %#x [kernel.kallsyms]_stext\n' $((stext + K)) $((stext + K))
-		for i in 1 2 3; do
+		for _ in 1 2 3; do
 			printf 'sample 4242 %#x %#x/%#x/2/0/3\n' $((h + 0x10)) $((h + 0x40)) "$h"
 		done
 	} >"$T_DIR/kdesc"
@@ -155,7 +155,7 @@ if "$CC_GNU" -nostdlib -static -no-pie -Wl,-Ttext=0xffffffff80000000 -Wl,-e,_tex
 		cat "$T_DIR/kdesc"
 		echo "mmap -1 0xffffffff01000000 0x8000 0 [rvctr]"
 		echo "mmap -1 0xffffffff01010000 0x4000 0 /lib/modules/6.12.0/kernel/drivers/perf/rvctr_x.ko"
-		for i in 1 2 3 4; do
+		for _ in 1 2 3 4; do
 			echo "sample 4242 0xffffffff01000110 0xffffffff01000140/0xffffffff01000100/2/0/3"
 		done
 		echo "sample 4242 0xffffffff01010210 0xffffffff01010240/0xffffffff01010200/2/0/3"

@@ -66,7 +66,7 @@ fi
 
 # convert -f perf / spe: the CPUs kept, in time order
 for fmt in perf spe; do
-	check "convert -f $fmt" $R convert -f $fmt -o "$T_DIR/$fmt.data" "$T_DIR/a.data"
+	check "convert -f $fmt" "$R" convert -f "$fmt" -o "$T_DIR/$fmt.data" "$T_DIR/a.data"
 	if ! have perf; then
 		skip "convert -f $fmt keeps the CPUs" "perf not installed"
 		continue
@@ -101,12 +101,12 @@ done
 
 # the range outputs: CPU 1's samples, whose map came after CPU 0's later
 # samples in the file, are in the profile too (7 samples, 2 ranges each)
-check "convert -f autofdo" $R convert -f autofdo -o "$T_DIR/a.afdo" "$T_DIR/a.data"
+check "convert -f autofdo" "$R" convert -f autofdo -o "$T_DIR/a.afdo" "$T_DIR/a.data"
 n=$(awk 'NR == 1 { n = $1; next } NR <= n + 1 { split($0, a, ":"); s += a[2] } END { print s + 0 }' \
 	"$T_DIR/a.afdo")
 [ "$n" -eq 14 ] && ok "autofdo: every CPU's samples counted (14 ranges)" ||
 	not_ok "autofdo: $n ranges counted, want 14"
-check "convert -f perfscript" $R convert -f perfscript -o "$T_DIR/a.script" "$T_DIR/a.data"
+check "convert -f perfscript" "$R" convert -f perfscript -o "$T_DIR/a.script" "$T_DIR/a.data"
 n=$(grep -c "^ *$T2 " "$T_DIR/a.script" || true)
 [ "$n" -eq 7 ] && ok "perfscript: all 7 samples" || not_ok "perfscript: $n samples, want 7"
 done_testing
