@@ -38,7 +38,8 @@ KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR) \
 	run-guest-icount1 run-guest-icount2 run-guest-acpi run-guest-other check \
 	guest-test-profiles run-guest-profiles run-guest-nosscofpmf \
 	run-guest-noctr run-guest-nodeleg run-guest-smp4 \
-	check-slow demo bench compare stress profile-bench clean help \
+	check-slow demo bench compare stress profile-bench profile-check \
+	profile-check-build run-profile-check clean help \
 	series series-check series-kernel series-steps run-guest-series \
 	perf peer-selftests parity
 
@@ -300,6 +301,7 @@ check: setup
 	@$(MAKE) --no-print-directory series-check >/dev/null || true
 	@$(MAKE) --no-print-directory series-kernel
 	@$(VM)/edk2 >/dev/null
+	@$(MAKE) --no-print-directory profile-check-build
 	@$(MAKE) -s --no-print-directory -C tools/rvctr check-build
 	@OTHER=$(OTHER) tools/testing/check
 
@@ -332,6 +334,24 @@ stress: all rootfs
 # cores; PB_QUICK=1: bzip2 only, no BOLT, no converter timing.
 profile-bench: all rootfs
 	@tools/testing/profile-bench/profile-bench $(if $(PB_QUICK),--quick)
+
+# make check's short run of that chain (tools/testing/profile-bench/
+# profile-check): bzip2's sample1 test recorded on an -icount board, its
+# AutoFDO and llvm-profgen profiles against the instrumented build's exact
+# counts, thresholds on the overlap (TAP in build/guest-test/profile-check).
+# The builds are profile-bench's, cached under ~/.cache/rvctr/profile-bench.
+profile-check-build: setup
+	@tools/testing/profile-bench/profile-check build
+
+profile-check: all rootfs profile-check-build
+	@$(MAKE) --no-print-directory run-profile-check
+
+run-profile-check:
+	@tap=$(BUILD)/guest-test/profile-check/profile.tap; \
+	tools/testing/profile-bench/profile-check run; rc=$$?; \
+	if [ $$rc -ne 0 ] && ! grep -q '^not ok' $$tap 2>/dev/null; then \
+		mkdir -p $$(dirname $$tap); \
+		echo "not ok 1 - profile-check exited with status $$rc" >>$$tap; fi; exit $$rc
 
 clean:
 	@$(MAKE) -C tools/rvctr clean

@@ -60,6 +60,22 @@ else
 	sed 's/^/# /' "$d/log"
 fi
 
+# -a: system-wide, every sample says which CPU it came from (as perf
+# record -a), and convert keeps it
+if $rvctr record -a -c $period -o "$d/a.data" -- sh -c "$work" 2>"$d/log"; then
+	ok "rvctr record -a -- workload"
+	if command -v perf >/dev/null; then
+		check "rvctr record -a: samples carry their CPU (perf script -F cpu)" sh -c \
+			"perf script -i '$d/a.data' -F cpu,ip 2>/dev/null | grep -qE '^ *\[[0-9]+\] '"
+		check "rvctr record -a: convert -f perf keeps the CPU" sh -c \
+			"$rvctr convert -f perf -o '$d/ac.data' '$d/a.data' 2>/dev/null &&
+			 perf script -i '$d/ac.data' -F cpu,ip 2>/dev/null | grep -qE '^ *\[[0-9]+\] '"
+	fi
+else
+	fail "rvctr record -a -- workload"
+	sed 's/^/# /' "$d/log"
+fi
+
 check "convert to SPE-like samples" $rvctr convert -f spe -o "$d/s.data" "$d/r.data"
 if command -v perf >/dev/null; then
 	check "perf script reads SPE-like samples" sh -c \

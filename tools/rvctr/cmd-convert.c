@@ -44,6 +44,10 @@ static const char convert_usage[] =
 	"  -b, --binary PATH    snapshots: the program the addresses belong to (adds its\n"
 	"                       COMM and MMAP2); autofdo: the binary to profile (default:\n"
 	"                       the one with the most branches)\n"
+	"      --symfs DIR      autofdo: look for the binary under DIR (and DIR/usr/lib/\n"
+	"                       debug/.build-id) when the recorded path is not the file\n"
+	"      --buildid-dir DIR  perf's build-id cache (default $PERF_BUILDID_DIR, else\n"
+	"                       ~/.debug), searched first by the recorded build id\n"
 	"  -p, --pid LIST       only samples of these processes; snapshots: the first is\n"
 	"                       the pid samples are attributed to (default 1)\n"
 	FILTER_USAGE
@@ -65,6 +69,7 @@ struct convert {
 	const char *arch;
 	struct filter *filter;
 	struct source_opts so;
+	struct rvctr_symfind find;
 	int force, progress;
 	uint64_t samples, no_branches;
 	struct perf_branch_entry taken[RVCTR_MAX_BRANCHES];
@@ -103,6 +108,7 @@ static int open_sink(struct convert *c, const struct rvctr_reader *r)
 		.attr_name = r ? rvctr_reader__attr_name(r, 0) : NULL,
 		.arch = c->arch,
 		.binary = c->binary,
+		.find = &c->find,
 		.local_build_ids = !r,
 	};
 
@@ -277,12 +283,17 @@ fail:
 
 int cmd_convert(int argc, char **argv)
 {
-	enum { O_MISP = 256, O_ARCH, O_PROGRESS, O_FORCE, O_TID, O_COMM, O_DSO };
+	enum {
+		O_MISP = 256, O_ARCH, O_PROGRESS, O_FORCE, O_TID, O_COMM, O_DSO, O_SYMFS,
+		O_BUILDID_DIR,
+	};
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "input", required_argument, NULL, 'i' },
 		{ "binary", required_argument, NULL, 'b' },
+		{ "symfs", required_argument, NULL, O_SYMFS },
+		{ "buildid-dir", required_argument, NULL, O_BUILDID_DIR },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, O_TID },
 		{ "comm", required_argument, NULL, O_COMM },
@@ -322,6 +333,8 @@ int cmd_convert(int argc, char **argv)
 			inputs[nr++] = optarg;
 			break;
 		case 'b': c.binary = c.so.binary = optarg; break;
+		case O_SYMFS: c.find.symfs = optarg; break;
+		case O_BUILDID_DIR: c.find.buildid_dir = optarg; break;
 		case 'p':
 			what = "pid";
 			if (!have_pid++)

@@ -319,7 +319,7 @@ static void synth_process(struct recorder *r, pid_t pid)
 			continue;
 		if (fgets(c.comm, 16, f)) {
 			c.comm[strcspn(c.comm, "\n")] = 0;
-			rvctr_writer__comm(r->w, &c, 0);
+			rvctr_writer__comm(r->w, &c, 0, 0);
 		}
 		fclose(f);
 	}
@@ -341,7 +341,7 @@ static void synth_process(struct recorder *r, pid_t pid)
 		m.len = end - start;
 		m.pgoff = off;
 		snprintf(m.filename, sizeof(m.filename), "%s", line + name_at);
-		rvctr_writer__mmap2(r->w, &m, 0);
+		rvctr_writer__mmap2(r->w, &m, 0, 0);
 		note_file(r, m.filename);
 	}
 	if (f)
@@ -367,7 +367,7 @@ static void write_comm(struct recorder *r, pid_t pid, const char *cmd)
 
 	snprintf(tmp, sizeof(tmp), "%s", cmd);
 	snprintf(c.comm, 16, "%s", basename(tmp));
-	rvctr_writer__comm(r->w, &c, 0);
+	rvctr_writer__comm(r->w, &c, 0, 0);
 }
 
 /*
@@ -558,6 +558,9 @@ int cmd_record(int argc, char **argv)
 		/* -p maps a buffer per thread: the kernel refuses inherit there */
 		attr.inherit = 0;
 	}
+	/* system-wide: which CPU each sample came from, as perf record -a */
+	if (t.cpus)
+		attr.sample_type |= PERF_SAMPLE_CPU;
 	if (callchain)
 		attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
 	return record(argv + optind, output, &attr, event_names[ev], pages, &t, progress);

@@ -15,6 +15,7 @@
 struct rvctr_afdo {
 	struct rvctr_table *ranges, *addrs, *branches;
 	struct rvctr_symtab *elf;	/* the binary, when it could be read */
+	int pie;			/* elf is ET_DYN: offsets become vaddrs */
 };
 
 struct rvctr_afdo *rvctr_afdo__new(void)
@@ -48,21 +49,24 @@ int rvctr_afdo__set_binary(struct rvctr_afdo *a, const char *path, char *err, si
 {
 	rvctr_symtab__delete(a->elf);
 	a->elf = rvctr_symtab__load(path, NULL, err, errlen);
+	a->pie = a->elf && rvctr_symtab__is_pie(a->elf);
 	return a->elf ? 0 : -1;
+}
+
+void rvctr_afdo__set_symtab(struct rvctr_afdo *a, struct rvctr_symtab *t)
+{
+	rvctr_symtab__delete(a->elf);
+	a->elf = t;
+	a->pie = t && rvctr_symtab__is_pie(t);
 }
 
 /*
  * The address AutoFDO wants for file offset @off (see rvctr/autofdo.h): the
  * offset itself for ET_EXEC, the ELF virtual address for ET_DYN.
  */
-static int to_binary(const struct rvctr_afdo *a, rvctr_afdo_xlate_t xlate, void *ctx,
-		     uint64_t addr, uint64_t *out)
+static int to_binary(const struct rvctr_afdo *a, uint64_t off, uint64_t *out)
 {
-	uint64_t off;
-
-	if (xlate(ctx, addr, &off))
-		return -1;
-	if (a->elf && rvctr_symtab__is_pie(a->elf))
+	if (a->pie)
 		return rvctr_symtab__offset_to_vaddr(a->elf, off, out);
 	*out = off;
 	return 0;
@@ -78,17 +82,12 @@ static int bump(struct rvctr_table *t, uint64_t x, uint64_t y)
 	return 0;
 }
 
-/* One entry in the binary's addresses; an end that does not translate is 0. */
-struct xlated {
-	uint64_t from, to;
-	int from_ok, to_ok;
-};
-
-static void xlate_entry(const struct rvctr_afdo *a, const struct perf_branch_entry *b,
-			rvctr_afdo_xlate_t xlate, void *ctx, struct xlated *x)
+/* An entry's ends in the binary's addresses; one that does not translate is 0. */
+static void xlate_entry(const struct rvctr_afdo *a, const struct rvctr_afdo_entry *in,
+			struct rvctr_afdo_entry *x)
 {
-	x->from_ok = !to_binary(a, xlate, ctx, b->from, &x->from);
-	x->to_ok = !to_binary(a, xlate, ctx, b->to, &x->to);
+	x->from_ok = in->from_ok && !to_binary(a, in->from, &x->from);
+	x->to_ok = in->to_ok && !to_binary(a, in->to, &x->to);
 	if (!x->from_ok)
 		x->from = 0;
 	if (!x->to_ok)
@@ -106,23 +105,24 @@ static int dup_head(const struct perf_branch_entry *e0, const struct perf_branch
 	       e0->from - e0->to > DUP_STRIDE_LIMIT;
 }
 
-int rvctr_afdo__add(struct rvctr_afdo *a, uint64_t ip, const struct perf_branch_entry *br,
-		    uint64_t nr, rvctr_afdo_xlate_t xlate, void *ctx)
+int rvctr_afdo__add_entries(struct rvctr_afdo *a, int ip_ok, uint64_t ip_off,
+			    const struct perf_branch_entry *br,
+			    const struct rvctr_afdo_entry *offs, uint64_t nr)
 {
-	struct xlated prev, cur, head;
+	struct rvctr_afdo_entry prev, cur, head;
 	uint64_t addr, i;
 	int ret = 0;
 
-	if (!to_binary(a, xlate, ctx, ip, &addr))
+	if (ip_ok && !to_binary(a, ip_off, &addr))
 		ret |= bump(a->addrs, addr, 0);
 	if (!nr)
 		return ret;
-	xlate_entry(a, &br[0], xlate, ctx, &head);
+	xlate_entry(a, &offs[0], &head);
 	if (head.from_ok && head.to_ok)
 		ret |= bump(a->branches, head.from, head.to);
 	prev = head;
 	for (i = 1; i < nr; i++, prev = cur) {
-		xlate_entry(a, &br[i], xlate, ctx, &cur);
+		xlate_entry(a, &offs[i], &cur);
 		if (!cur.to_ok || !prev.from_ok || (i == 1 && dup_head(&br[0], &br[1])))
 			continue;
 		if (prev.from < cur.to || prev.from - cur.to > MAX_RANGE)
@@ -132,6 +132,22 @@ int rvctr_afdo__add(struct rvctr_afdo *a, uint64_t ip, const struct perf_branch_
 			ret |= bump(a->branches, cur.from, cur.to);
 	}
 	return ret;
+}
+
+int rvctr_afdo__add(struct rvctr_afdo *a, uint64_t ip, const struct perf_branch_entry *br,
+		    uint64_t nr, rvctr_afdo_xlate_t xlate, void *ctx)
+{
+	struct rvctr_afdo_entry offs[RVCTR_MAX_BRANCHES];
+	uint64_t ip_off, i;
+	int ip_ok = !xlate(ctx, ip, &ip_off);
+
+	if (nr > RVCTR_MAX_BRANCHES)
+		nr = RVCTR_MAX_BRANCHES;
+	for (i = 0; i < nr; i++) {
+		offs[i].from_ok = !xlate(ctx, br[i].from, &offs[i].from);
+		offs[i].to_ok = !xlate(ctx, br[i].to, &offs[i].to);
+	}
+	return rvctr_afdo__add_entries(a, ip_ok, ip_off, br, offs, nr);
 }
 
 static int write_table(const struct rvctr_table *t, FILE *out, const char *sep, int pair)

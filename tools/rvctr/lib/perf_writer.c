@@ -290,7 +290,7 @@ static int put_record(struct rvctr_writer *w, size_t size)
 
 /* The sample_id trailer of non-sample records (attr.sample_id_all). */
 static size_t put_sample_id(struct rvctr_writer *w, size_t off, uint32_t pid, uint32_t tid,
-			    uint64_t time)
+			    uint64_t time, uint32_t cpu)
 {
 	const struct perf_event_attr *a = &w->attrs[0];
 	uint64_t *p = (uint64_t *)((char *)w->rec + off);
@@ -305,13 +305,14 @@ static size_t put_sample_id(struct rvctr_writer *w, size_t off, uint32_t pid, ui
 	if (st & PERF_SAMPLE_ID)
 		*p++ = 1;
 	if (st & PERF_SAMPLE_CPU)
-		*p++ = 0;
+		*p++ = cpu;	/* and res, 0 */
 	if (st & PERF_SAMPLE_IDENTIFIER)
 		*p++ = 1;
 	return (char *)p - (char *)w->rec;
 }
 
-int rvctr_writer__comm(struct rvctr_writer *w, const struct rvctr_comm *c, uint64_t time)
+int rvctr_writer__comm(struct rvctr_writer *w, const struct rvctr_comm *c, uint64_t time,
+		       uint32_t cpu)
 {
 	struct perf_event_header *h = (struct perf_event_header *)w->rec;
 	size_t n = strnlen(c->comm, sizeof(c->comm) - 1), off;
@@ -324,10 +325,11 @@ int rvctr_writer__comm(struct rvctr_writer *w, const struct rvctr_comm *c, uint6
 	ids[1] = c->tid;
 	memcpy(ids + 2, c->comm, n);
 	off = PERF_ALIGN(16 + n + 1, 8);
-	return put_record(w, put_sample_id(w, off, c->pid, c->tid, time));
+	return put_record(w, put_sample_id(w, off, c->pid, c->tid, time, cpu));
 }
 
-int rvctr_writer__mmap2(struct rvctr_writer *w, const struct rvctr_mmap *m, uint64_t time)
+int rvctr_writer__mmap2(struct rvctr_writer *w, const struct rvctr_mmap *m, uint64_t time,
+			uint32_t cpu)
 {
 	struct perf_event_header *h = (struct perf_event_header *)w->rec;
 	size_t n = strnlen(m->filename, sizeof(m->filename) - 1), off;
@@ -353,10 +355,11 @@ int rvctr_writer__mmap2(struct rvctr_writer *w, const struct rvctr_mmap *m, uint
 	*p++ = m->prot | (uint64_t)m->flags << 32;
 	memcpy(p, m->filename, n);
 	off = PERF_ALIGN((char *)p - (char *)w->rec + n + 1, 8);
-	return put_record(w, put_sample_id(w, off, m->pid, m->tid, time));
+	return put_record(w, put_sample_id(w, off, m->pid, m->tid, time, cpu));
 }
 
-int rvctr_writer__task(struct rvctr_writer *w, uint32_t type, const struct rvctr_task *t)
+int rvctr_writer__task(struct rvctr_writer *w, uint32_t type, const struct rvctr_task *t,
+		       uint32_t cpu)
 {
 	struct perf_event_header *h = (struct perf_event_header *)w->rec;
 	uint64_t *p = (uint64_t *)(h + 1);
@@ -369,7 +372,7 @@ int rvctr_writer__task(struct rvctr_writer *w, uint32_t type, const struct rvctr
 	*p++ = t->tid | (uint64_t)t->ptid << 32;
 	*p++ = t->time;
 	return put_record(w, put_sample_id(w, (char *)p - (char *)w->rec, t->pid, t->tid,
-					   t->time));
+					   t->time, cpu));
 }
 
 int rvctr_writer__finished_round(struct rvctr_writer *w)
@@ -462,25 +465,33 @@ static uint64_t build_id_size(const struct rvctr_build_id *b)
 	return sizeof(struct perf_build_id_rec) + PERF_ALIGN(strlen(b->filename) + 1, 8);
 }
 
-static int put_build_ids(struct rvctr_writer *w)
+/*
+ * One build id as perf lays it out: an entry of the HEADER_BUILD_ID
+ * feature (@type 0) or, in pipe mode, a PERF_RECORD_HEADER_BUILD_ID (67).
+ */
+static void put_build_id(struct rvctr_writer *w, const struct rvctr_build_id *b,
+			 uint16_t type)
+{
+	struct perf_build_id_rec r = { 0 };
+	size_t n = strlen(b->filename);
+
+	r.header.type = type;
+	r.header.misc = b->misc | PERF_MISC_BUILD_ID_SIZE;
+	r.header.size = build_id_size(b);
+	r.pid = b->pid;
+	r.size = b->size;
+	memcpy(r.data, b->id, b->size);
+	put(w, &r, sizeof(r));
+	put(w, b->filename, n);
+	put_zero(w, r.header.size - sizeof(r) - n);
+}
+
+static int put_build_ids(struct rvctr_writer *w, uint16_t type)
 {
 	unsigned int i;
 
-	for (i = 0; i < w->nr_build_ids; i++) {
-		const struct rvctr_build_id *b = &w->build_ids[i];
-		struct perf_build_id_rec r = { 0 };
-		size_t n = strlen(b->filename);
-
-		r.header.type = 0;
-		r.header.misc = b->misc | PERF_MISC_BUILD_ID_SIZE;
-		r.header.size = build_id_size(b);
-		r.pid = b->pid;
-		r.size = b->size;
-		memcpy(r.data, b->id, b->size);
-		put(w, &r, sizeof(r));
-		put(w, b->filename, n);
-		put_zero(w, r.header.size - sizeof(r) - n);
-	}
+	for (i = 0; i < w->nr_build_ids; i++)
+		put_build_id(w, &w->build_ids[i], type);
 	return w->failed ? -1 : 0;
 }
 
@@ -571,7 +582,7 @@ static int put_features(struct rvctr_writer *w, struct perf_file_header *h)
 		s.offset += s.size;
 	}
 	if (w->nr_build_ids)
-		put_build_ids(w);
+		put_build_ids(w, 0);
 	if (w->arch[0])
 		put_string(w, w->arch);
 	if (has_names(w))
@@ -598,23 +609,7 @@ int rvctr_writer__checkpoint(struct rvctr_writer *w)
 /* Pipe mode's trailer: build ids and HEADER_ARCH as records. */
 static void put_pipe_features(struct rvctr_writer *w)
 {
-	unsigned int i;
-
-	for (i = 0; i < w->nr_build_ids; i++) {
-		const struct rvctr_build_id *b = &w->build_ids[i];
-		struct perf_build_id_rec r = { 0 };
-		size_t n = strlen(b->filename);
-
-		r.header.type = 67;	/* PERF_RECORD_HEADER_BUILD_ID */
-		r.header.misc = b->misc | PERF_MISC_BUILD_ID_SIZE;
-		r.header.size = build_id_size(b);
-		r.pid = b->pid;
-		r.size = b->size;
-		memcpy(r.data, b->id, b->size);
-		put(w, &r, sizeof(r));
-		put(w, b->filename, n);
-		put_zero(w, r.header.size - sizeof(r) - n);
-	}
+	put_build_ids(w, 67);	/* PERF_RECORD_HEADER_BUILD_ID */
 	if (w->arch[0]) {
 		struct perf_event_header h = {
 			.type = 80,	/* PERF_RECORD_HEADER_FEATURE */

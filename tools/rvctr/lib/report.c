@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Branch statistics; see rvctr/report.h. */
-#include <elf.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@ struct dso_syms {
 	struct rvctr_symtab *tab;	/* NULL when the file could not be used */
 	int tried;
 	int kernel;
+	int module;			/* a kernel module: tab is the shared kallsyms */
 	uint64_t kaslr;			/* vmlinux: runtime - link address */
 };
 
@@ -30,12 +30,14 @@ struct rvctr_report {
 	struct dso_syms *dsos;
 	unsigned int nr_dsos;
 	struct dso_syms kernel;		/* for KERNEL_DSO */
+	struct dso_syms modules;	/* kallsyms, for every module map */
 	struct rvctr_table *edges;
 	struct rvctr_table *funcs;	/* key (dso, function address) */
 	uint64_t by_type[16];		/* perf_branch_entry.type is 4 bits */
 	uint64_t branches, samples, mispred, predicted, with_cycles;
 	uint16_t machine;		/* EM_* of HEADER_ARCH, 0 if unknown */
-	uint64_t kernel_text;		/* runtime _text from the kernel's MMAP */
+	uint64_t kernel_text;		/* runtime address of kernel_ref, from its MMAP */
+	char kernel_ref[64];		/* perf's ref_reloc_sym: _text, or _stext */
 	struct rvctr_build_id *build_ids;
 	unsigned int nr_build_ids;
 	unsigned int mismatched;	/* files whose symbols were not used */
@@ -74,8 +76,10 @@ void rvctr_report__delete(struct rvctr_report *r)
 	if (!r)
 		return;
 	for (i = 0; i < r->nr_dsos; i++)
-		rvctr_symtab__delete(r->dsos[i].tab);
+		if (!r->dsos[i].module)
+			rvctr_symtab__delete(r->dsos[i].tab);
 	rvctr_symtab__delete(r->kernel.tab);
+	rvctr_symtab__delete(r->modules.tab);
 	free(r->dsos);
 	free(r->build_ids);
 	rvctr_maps__delete(r->maps);
@@ -85,25 +89,58 @@ void rvctr_report__delete(struct rvctr_report *r)
 	free(r);
 }
 
+static struct dso_syms *dso_slot(struct rvctr_report *r, unsigned int dso)
+{
+	if (dso >= r->nr_dsos) {
+		unsigned int n = rvctr_maps__nr_dsos(r->maps);
+		struct dso_syms *d = realloc(r->dsos, n * sizeof(*d));
+
+		if (!d)
+			return NULL;
+		memset(d + r->nr_dsos, 0, (n - r->nr_dsos) * sizeof(*d));
+		r->dsos = d;
+		r->nr_dsos = n;
+	}
+	return &r->dsos[dso];
+}
+
+/*
+ * The kernel's map is "[kernel.kallsyms]" + the name of perf's reference
+ * symbol (ref_reloc_sym: _text, else _stext), with pgoff = that symbol's
+ * runtime address: with a vmlinux's link address it gives the KASLR
+ * offset.  Other kernel maps (pid -1, or kernel cpumode) are modules, as
+ * perf synthesizes them from /proc/modules: "[name]" or the .ko's path.
+ */
 int rvctr_report__mmap(struct rvctr_report *r, const struct rvctr_mmap *m)
 {
-	if (rvctr_symtab__is_kernel_name(m->filename) && m->pgoff)
-		r->kernel_text = m->pgoff;
-	return rvctr_maps__add(r->maps, m);
+	uint16_t mode = m->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	const struct rvctr_map *map;
+	struct dso_syms *d;
+
+	if (rvctr_symtab__is_kernel_name(m->filename)) {
+		if (m->pgoff) {
+			r->kernel_text = m->pgoff;
+			snprintf(r->kernel_ref, sizeof(r->kernel_ref), "%s",
+				 m->filename[17] ? m->filename + 17 : "_text");
+		}
+		return rvctr_maps__add(r->maps, m);
+	}
+	if (rvctr_maps__add(r->maps, m))
+		return -1;
+	if (m->pid != (uint32_t)-1 && mode != PERF_RECORD_MISC_KERNEL &&
+	    mode != PERF_RECORD_MISC_GUEST_KERNEL)
+		return 0;
+	map = rvctr_maps__find(r->maps, m->pid, m->start);
+	d = map ? dso_slot(r, map->dso) : NULL;
+	if (!d)
+		return -1;
+	d->module = 1;
+	return 0;
 }
 
 void rvctr_report__set_arch(struct rvctr_report *r, const char *arch)
 {
-	static const struct { const char *arch; uint16_t machine; } machines[] = {
-		{ "riscv64", EM_RISCV }, { "x86_64", EM_X86_64 }, { "aarch64", EM_AARCH64 },
-		{ "arm64", EM_AARCH64 },
-	};
-	unsigned int i;
-
-	r->machine = 0;
-	for (i = 0; arch && i < sizeof(machines) / sizeof(machines[0]); i++)
-		if (!strcmp(arch, machines[i].arch))
-			r->machine = machines[i].machine;
+	r->machine = rvctr_symtab__arch_machine(arch);
 	r->find.machine = r->machine;
 }
 
@@ -139,16 +176,28 @@ static void load_dso(struct rvctr_report *r, struct dso_syms *d, const char *nam
 	char err[512];
 
 	d->tried = 1;
+	if (d->module) {
+		/* every module's symbols are in the one kallsyms */
+		if (!r->modules.tried) {
+			b = recorded_id(r, "[kernel.kallsyms]");
+			r->modules.tried = 1;
+			r->modules.tab = rvctr_symtab__find_kallsyms(&r->find, b ? b->id : NULL,
+								     b ? b->size : 0, err,
+								     sizeof(err));
+		}
+		d->tab = r->modules.tab;
+		return;
+	}
 	d->kernel = rvctr_symtab__is_kernel_name(name);
 	d->tab = rvctr_symtab__find(&r->find, name, b ? b->id : NULL, b ? b->size : 0,
 				    &mismatch, err, sizeof(err));
 	r->mismatched += mismatch;
-	if (d->tab && d->kernel && !rvctr_symtab__is_kallsyms(d->tab)) {
-		/* a vmlinux: perf's kernel map has pgoff = the runtime _text */
-		uint64_t text = rvctr_symtab__symbol(d->tab, "_text");
+	if (d->tab && d->kernel && !rvctr_symtab__is_kallsyms(d->tab) && r->kernel_text) {
+		/* a vmlinux holds link addresses: relocate by the map's symbol */
+		uint64_t ref;
 
-		if (text && r->kernel_text)
-			d->kaslr = r->kernel_text - text;
+		if (!rvctr_symtab__any_symbol(d->tab, r->kernel_ref, &ref))
+			d->kaslr = r->kernel_text - ref;
 	}
 }
 
@@ -159,16 +208,8 @@ static struct dso_syms *dso_syms(struct rvctr_report *r, unsigned int dso)
 			load_dso(r, &r->kernel, "[kernel.kallsyms]");
 		return &r->kernel;
 	}
-	if (dso >= r->nr_dsos) {
-		unsigned int n = rvctr_maps__nr_dsos(r->maps);
-		struct dso_syms *d = realloc(r->dsos, n * sizeof(*d));
-
-		if (!d)
-			return NULL;
-		memset(d + r->nr_dsos, 0, (n - r->nr_dsos) * sizeof(*d));
-		r->dsos = d;
-		r->nr_dsos = n;
-	}
+	if (!dso_slot(r, dso))
+		return NULL;
 	if (!r->dsos[dso].tried)
 		load_dso(r, &r->dsos[dso], rvctr_maps__dso_name(r->maps, dso));
 	return &r->dsos[dso];
@@ -193,7 +234,7 @@ static const struct rvctr_symtab *resolve(struct rvctr_report *r, uint32_t pid, 
 	d = dso_syms(r, *dso);
 	if (!d || !d->tab)
 		return NULL;
-	if (d->kernel || *dso == KERNEL_DSO) {
+	if (d->kernel || d->module || *dso == KERNEL_DSO) {
 		/* kallsyms holds runtime addresses; a vmlinux link addresses */
 		*vaddr = addr - d->kaslr;
 		return d->tab;

@@ -11,6 +11,9 @@
 #include <rvctr/autofdo.h>
 #include <rvctr/maps.h>
 #include <rvctr/sink.h>
+#include <rvctr/symtab.h>
+
+#define MAX_AFDO_BUILD_IDS	1024
 
 struct afdo_sink {
 	struct rvctr_sink base;
@@ -21,13 +24,22 @@ struct afdo_sink {
 	uint64_t *branches;
 	unsigned int nr;
 	int maps_full;
+	struct rvctr_symfind find;	/* where the binaries are */
+	struct rvctr_build_id *ids;	/* what the input recorded */
+	unsigned int nr_ids;
+	/* the map place() found last; maps change only in afdo_mmap */
+	struct hit {
+		int valid;
+		uint32_t pid;
+		uint64_t start, len, pgoff;
+		unsigned int dso;
+	} hit;
+	/* one sample's entries, placed */
+	struct rvctr_afdo_entry offs[RVCTR_MAX_BRANCHES];
+	unsigned int from_dso[RVCTR_MAX_BRANCHES], to_dso[RVCTR_MAX_BRANCHES];
+	unsigned char from_in[RVCTR_MAX_BRANCHES], to_in[RVCTR_MAX_BRANCHES];
 };
 
-struct xlate_ctx {
-	struct rvctr_maps *maps;
-	uint32_t pid;
-	unsigned int dso;
-};
 
 static void afdo_release(struct afdo_sink *a)
 {
@@ -40,6 +52,7 @@ static void afdo_release(struct afdo_sink *a)
 	rvctr_maps__delete(a->maps);
 	free(a->path);
 	free(a->binary);
+	free(a->ids);
 }
 
 static void afdo_free(struct afdo_sink *a)
@@ -59,13 +72,48 @@ static struct rvctr_sink *afdo_open(const struct rvctr_sink_info *info, char *er
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	if (info->find)
+		a->find = *info->find;
+	if (!a->find.machine)
+		a->find.machine = rvctr_symtab__arch_machine(info->arch);
 	return &a->base;
+}
+
+/* A build id the input recorded (header, or an MMAP2's): the first wins. */
+static int afdo_note_id(struct afdo_sink *a, const char *name, const uint8_t *id, uint8_t size)
+{
+	unsigned int i;
+
+	if (!size || !name[0] || a->nr_ids >= MAX_AFDO_BUILD_IDS)
+		return 0;	/* past the limit, files are used unchecked */
+	for (i = 0; i < a->nr_ids; i++)
+		if (!strcmp(a->ids[i].filename, name))
+			return 0;
+	if (!a->ids) {
+		a->ids = calloc(MAX_AFDO_BUILD_IDS, sizeof(*a->ids));
+		if (!a->ids)
+			return -1;
+	}
+	a->ids[a->nr_ids].size = size > 20 ? 20 : size;
+	memcpy(a->ids[a->nr_ids].id, id, a->ids[a->nr_ids].size);
+	snprintf(a->ids[a->nr_ids].filename, sizeof(a->ids[0].filename), "%s", name);
+	a->nr_ids++;
+	return 0;
+}
+
+static int afdo_build_id(struct rvctr_sink *s, const struct rvctr_build_id *b)
+{
+	return afdo_note_id((struct afdo_sink *)s, b->filename, b->id, b->size) ?
+	       rvctr_sink__fail(s, "out of memory") : 0;
 }
 
 static int afdo_mmap(struct rvctr_sink *s, const struct rvctr_event *ev)
 {
 	struct afdo_sink *a = (struct afdo_sink *)s;
 
+	a->hit.valid = 0;
+	if (afdo_note_id(a, ev->mmap.filename, ev->mmap.build_id, ev->mmap.build_id_size))
+		return rvctr_sink__fail(s, "out of memory");
 	if (rvctr_maps__add(a->maps, &ev->mmap) && !a->maps_full) {
 		/* a limit, not an error: later maps are not attributed */
 		a->maps_full = 1;
@@ -75,15 +123,12 @@ static int afdo_mmap(struct rvctr_sink *s, const struct rvctr_event *ev)
 	return 0;
 }
 
-static int xlate(void *ctx, uint64_t addr, uint64_t *out)
+static int name_matches(const char *dso, const char *want)
 {
-	struct xlate_ctx *x = ctx;
-	const struct rvctr_map *map = rvctr_maps__find(x->maps, x->pid, addr);
+	const char *base = strrchr(dso, '/');
 
-	if (!map || map->dso != x->dso)
-		return -1;
-	*out = addr - map->start + map->pgoff;	/* the file offset */
-	return 0;
+	return !strcmp(dso, want) || (base && !strcmp(base + 1, want)) ||
+	       (strrchr(want, '/') && !strcmp(base ? base + 1 : dso, strrchr(want, '/') + 1));
 }
 
 static struct rvctr_afdo *afdo_for(struct afdo_sink *a, unsigned int dso)
@@ -106,51 +151,91 @@ static struct rvctr_afdo *afdo_for(struct afdo_sink *a, unsigned int dso)
 	}
 	if (!a->afdo[dso]) {
 		const char *name = rvctr_maps__dso_name(a->maps, dso);
+		const struct rvctr_build_id *id = NULL;
+		struct rvctr_symtab *t;
+		unsigned int i;
 		char err[512];
+		int mismatch;
 
 		a->afdo[dso] = rvctr_afdo__new();
-		if (a->afdo[dso] && rvctr_afdo__set_binary(a->afdo[dso], name, err, sizeof(err)) &&
-		    name[0] == '/')
+		/* -b names the one written: the others need no file */
+		if (!a->afdo[dso] || name[0] != '/' || (a->binary && !name_matches(name, a->binary)))
+			return a->afdo[dso];
+		for (i = 0; i < a->nr_ids && !id; i++)
+			if (!strcmp(a->ids[i].filename, name))
+				id = &a->ids[i];
+		/* the recorded file: build-id cache, --symfs, .build-id dirs */
+		t = rvctr_symtab__find(&a->find, name, id ? id->id : NULL, id ? id->size : 0,
+				       &mismatch, err, sizeof(err));
+		if (t)
+			rvctr_afdo__set_symtab(a->afdo[dso], t);
+		else
 			fprintf(stderr, "rvctr: warning: %s: writing file offsets (right for "
-				"ET_EXEC and GNU ld layouts only)\n", err);
+				"ET_EXEC and GNU ld layouts only; see --symfs)\n", err);
 	}
 	return a->afdo[dso];
 }
 
-/* Add the sample to the profile of every binary its branches touch. */
-static int afdo_sample(struct rvctr_sink *s, const struct rvctr_sample *smp)
+/*
+ * Where @addr of @pid is: its binary and file offset, through a one-map
+ * cache (a stack's addresses mostly fall in one map), else -1.
+ */
+static int place(struct afdo_sink *a, uint32_t pid, uint64_t addr, unsigned int *dso,
+		 uint64_t *off)
 {
-	struct afdo_sink *a = (struct afdo_sink *)s;
-	unsigned int seen[8], nr_seen = 0, j;
-	uint64_t i;
+	const struct rvctr_map *m;
 
-	for (i = 0; i < smp->nr_branches && nr_seen < 8; i++) {
-		const struct rvctr_map *m = rvctr_maps__find(a->maps, smp->pid, smp->branches[i].to);
-		struct xlate_ctx x = { a->maps, smp->pid, 0 };
-		struct rvctr_afdo *p;
-
+	if (!a->hit.valid || a->hit.pid != pid || addr - a->hit.start >= a->hit.len) {
+		m = rvctr_maps__find(a->maps, pid, addr);
 		if (!m)
-			continue;
-		for (j = 0; j < nr_seen && seen[j] != m->dso; j++)
-			;
-		if (j < nr_seen)
-			continue;
-		seen[nr_seen++] = m->dso;
-		x.dso = m->dso;
-		p = afdo_for(a, m->dso);
-		if (!p || rvctr_afdo__add(p, smp->ip, smp->branches, smp->nr_branches, xlate, &x))
-			return rvctr_sink__fail(s, "out of memory");
-		a->branches[m->dso] += smp->nr_branches;
+			return -1;
+		a->hit = (struct hit){ 1, pid, m->start, m->len, m->pgoff, m->dso };
 	}
+	*dso = a->hit.dso;
+	*off = addr - a->hit.start + a->hit.pgoff;
 	return 0;
 }
 
-static int name_matches(const char *dso, const char *want)
+/*
+ * Add the sample to the profile of every binary its branches go to (at
+ * most 8): each address is placed once, then each binary takes the
+ * entries that fall in it.
+ */
+static int afdo_sample(struct rvctr_sink *s, const struct rvctr_sample *smp)
 {
-	const char *base = strrchr(dso, '/');
+	struct afdo_sink *a = (struct afdo_sink *)s;
+	unsigned int seen[8], nr_seen = 0, j, ip_dso = 0;
+	uint64_t i, n = smp->nr_branches < RVCTR_MAX_BRANCHES ? smp->nr_branches :
+							      RVCTR_MAX_BRANCHES;
+	uint64_t ip_off = 0;
+	int ip_in = !place(a, smp->pid, smp->ip, &ip_dso, &ip_off);
 
-	return !strcmp(dso, want) || (base && !strcmp(base + 1, want)) ||
-	       (strrchr(want, '/') && !strcmp(base ? base + 1 : dso, strrchr(want, '/') + 1));
+	for (i = 0; i < n; i++) {
+		const struct perf_branch_entry *b = &smp->branches[i];
+
+		a->from_in[i] = !place(a, smp->pid, b->from, &a->from_dso[i], &a->offs[i].from);
+		a->to_in[i] = !place(a, smp->pid, b->to, &a->to_dso[i], &a->offs[i].to);
+		if (!a->to_in[i] || nr_seen == 8)
+			continue;
+		for (j = 0; j < nr_seen && seen[j] != a->to_dso[i]; j++)
+			;
+		if (j == nr_seen)
+			seen[nr_seen++] = a->to_dso[i];
+	}
+	for (j = 0; j < nr_seen; j++) {
+		unsigned int dso = seen[j];
+		struct rvctr_afdo *p = afdo_for(a, dso);
+
+		for (i = 0; i < n; i++) {
+			a->offs[i].from_ok = a->from_in[i] && a->from_dso[i] == dso;
+			a->offs[i].to_ok = a->to_in[i] && a->to_dso[i] == dso;
+		}
+		if (!p || rvctr_afdo__add_entries(p, ip_in && ip_dso == dso, ip_off,
+						  smp->branches, a->offs, n))
+			return rvctr_sink__fail(s, "out of memory");
+		a->branches[dso] += smp->nr_branches;
+	}
+	return 0;
 }
 
 static int pick_binary(const struct afdo_sink *a)
@@ -213,6 +298,7 @@ const struct rvctr_sink_ops rvctr_sink_autofdo = {
 		"--profiler text (one binary)",
 	.ranges = 1,
 	.open = afdo_open,
+	.build_id = afdo_build_id,
 	.mmap = afdo_mmap,
 	.sample = afdo_sample,
 	.close = afdo_close,

@@ -74,7 +74,7 @@ int writer_sink__comm(struct rvctr_sink *s, const struct rvctr_event *ev)
 {
 	struct writer_sink *ws = (struct writer_sink *)s;
 
-	return rvctr_writer__comm(ws->w, &ev->comm, ev->time) ? writer_sink__failed(ws) : 0;
+	return rvctr_writer__comm(ws->w, &ev->comm, ev->time, ev->cpu) ? writer_sink__failed(ws) : 0;
 }
 
 int writer_sink__mmap(struct rvctr_sink *s, const struct rvctr_event *ev)
@@ -89,14 +89,14 @@ int writer_sink__mmap(struct rvctr_sink *s, const struct rvctr_event *ev)
 	    rvctr_writer__add_build_id(ws->w, -1, m->misc & PERF_RECORD_MISC_CPUMODE_MASK,
 				       m->filename, m->build_id, m->build_id_size))
 		return writer_sink__failed(ws);
-	return rvctr_writer__mmap2(ws->w, m, ev->time) ? writer_sink__failed(ws) : 0;
+	return rvctr_writer__mmap2(ws->w, m, ev->time, ev->cpu) ? writer_sink__failed(ws) : 0;
 }
 
 int writer_sink__task(struct rvctr_sink *s, const struct rvctr_event *ev)
 {
 	struct writer_sink *ws = (struct writer_sink *)s;
 
-	return rvctr_writer__task(ws->w, ev->type, &ev->task) ? writer_sink__failed(ws) : 0;
+	return rvctr_writer__task(ws->w, ev->type, &ev->task, ev->cpu) ? writer_sink__failed(ws) : 0;
 }
 
 int writer_sink__round(struct rvctr_sink *s)
@@ -145,6 +145,10 @@ static void perf_attr(const struct perf_event_attr *in, struct perf_event_attr *
 	}
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			 PERF_SAMPLE_PERIOD | PERF_SAMPLE_BRANCH_STACK;
+	/* a system-wide (-a, -C) recording's CPUs, for perf script -F cpu,
+	 * perf report --sort cpu and the non-sample records' sample_id */
+	if (in)
+		a->sample_type |= in->sample_type & PERF_SAMPLE_CPU;
 	a->sample_id_all = 1;
 	a->mmap = a->mmap2 = a->comm = a->task = 1;
 }

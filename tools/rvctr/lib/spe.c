@@ -30,6 +30,7 @@ void rvctr_spe__attrs(struct perf_event_attr attrs[RVCTR_SPE_NR_ATTRS],
 		attrs[i].branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_HW_INDEX;
 		attrs[i].sample_id_all = 1;
 		if (in) {
+			attrs[i].sample_type |= in->sample_type & PERF_SAMPLE_CPU;
 			attrs[i].exclude_user = in->exclude_user;
 			attrs[i].exclude_kernel = in->exclude_kernel;
 			attrs[i].exclude_hv = in->exclude_hv;

@@ -30,6 +30,7 @@ struct rvctr_symtab {
 	Dwfl_Callbacks cb;		/* dwfl keeps a pointer to it */
 	char *debug_path;		/* and to this */
 	Dwfl *dwfl;			/* owns the ELF files and symbol names */
+	Dwfl_Module *mod;
 	uint16_t machine, type;
 	int kallsyms;
 	struct rvctr_segment segs[MAX_SEGS];
@@ -159,6 +160,7 @@ static struct rvctr_symtab *load_fd(int fd, const char *path, const char *debug_
 		goto fail_dwfl;
 	}
 	dwfl_report_end(t->dwfl, NULL, NULL);
+	t->mod = mod;
 	elf = dwfl_module_getelf(mod, &bias);
 	if (!elf || !gelf_getehdr(elf, &eh))
 		goto fail_dwfl;
@@ -318,6 +320,42 @@ uint64_t rvctr_symtab__symbol(const struct rvctr_symtab *t, const char *name)
 	return 0;
 }
 
+int rvctr_symtab__any_symbol(const struct rvctr_symtab *t, const char *name, uint64_t *addr)
+{
+	int n, i;
+
+	if (!t->mod) {
+		*addr = rvctr_symtab__symbol(t, name);
+		return *addr ? 0 : -1;
+	}
+	n = dwfl_module_getsymtab(t->mod);
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr a;
+		const char *s = dwfl_module_getsym_info(t->mod, i, &sym, &a, NULL, NULL, NULL);
+
+		if (s && !strcmp(s, name) && sym.st_shndx != SHN_UNDEF) {
+			*addr = a;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+uint16_t rvctr_symtab__arch_machine(const char *arch)
+{
+	static const struct { const char *arch; uint16_t machine; } machines[] = {
+		{ "riscv64", EM_RISCV }, { "x86_64", EM_X86_64 }, { "aarch64", EM_AARCH64 },
+		{ "arm64", EM_AARCH64 },
+	};
+	unsigned int i;
+
+	for (i = 0; arch && i < sizeof(machines) / sizeof(machines[0]); i++)
+		if (!strcmp(arch, machines[i].arch))
+			return machines[i].machine;
+	return 0;
+}
+
 size_t rvctr_symtab__nr_symbols(const struct rvctr_symtab *t)
 {
 	return t->nr;
@@ -440,12 +478,13 @@ static const char *buildid_dir(const struct rvctr_symfind *f, char *buf, size_t 
 }
 
 static struct rvctr_symtab *find_kernel(const struct rvctr_symfind *f, const char *cache,
-					const char *hex, char *err, size_t errlen)
+					const char *hex, int modules, char *err, size_t errlen)
 {
 	struct rvctr_symtab *t = NULL;
 	char path[8192 + 64];
 
-	if (f->vmlinux)
+	/* a vmlinux has no module symbols: they come from kallsyms only */
+	if (f->vmlinux && !modules)
 		return rvctr_symtab__load(f->vmlinux, NULL, err, errlen);
 	if (cache && *hex) {
 		snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/%s/kallsyms", cache, hex);
@@ -477,7 +516,7 @@ struct rvctr_symtab *rvctr_symtab__find(const struct rvctr_symfind *f, const cha
 		id_len = 20;
 	hex_id(hex, id, id_len);
 	if (rvctr_symtab__is_kernel_name(name))
-		return find_kernel(f, cache, hex, err, errlen);
+		return find_kernel(f, cache, hex, 0, err, errlen);
 	/* debug files: the system's (under symfs), then elfutils' defaults */
 	snprintf(debug_path, sizeof(debug_path), "+:.debug:%s/usr/lib/debug", symfs);
 	if (id_len && cache) {
@@ -512,4 +551,15 @@ struct rvctr_symtab *rvctr_symtab__find(const struct rvctr_symfind *f, const cha
 	else
 		*mismatch = 0;
 	return t;
+}
+
+struct rvctr_symtab *rvctr_symtab__find_kallsyms(const struct rvctr_symfind *f,
+						 const uint8_t *kernel_id, unsigned int id_len,
+						 char *err, size_t errlen)
+{
+	char hex[41] = "", cache_buf[4096];
+	const char *cache = buildid_dir(f, cache_buf, sizeof(cache_buf));
+
+	hex_id(hex, kernel_id, id_len > 20 ? 20 : id_len);
+	return find_kernel(f, cache, hex, 1, err, errlen);
 }

@@ -100,6 +100,129 @@ report_has "kernel: SYMFS/proc/kallsyms" "%  \[kernel.kallsyms\]_text: do_syscal
 cp "$T_LOG" "$T_DIR/report.txt"
 check "kernel hot edge as symbol+offset" grep -qE '^handle_thing\+0x40 +handle_thing\+0x0 ' "$T_DIR/report.txt"
 
+# report_has_in NAME WANT FILE REPORT-ARGS...: report_has on another input
+report_has_in() {
+	local name=$1 want=$2 f=$3
+	shift 3
+	if $R report "$@" "$f" >"$T_LOG" 2>&1 && grep -qE "$want" "$T_LOG"; then
+		ok "$name"
+	else
+		not_ok "$name"
+		grep -A6 -E 'hottest|by binary' "$T_LOG" | sed 's/^/# /'
+	fi
+}
+
+# A KASLR boot: the kernel runs K above its link address.  perf's kernel
+# map is "[kernel.kallsyms]" + its reference symbol (_text, else _stext)
+# with pgoff = that symbol's runtime address; with a vmlinux (link
+# addresses; _text and _stext are linker-script symbols, not functions)
+# the offset is that symbol's runtime - link address.  Here _stext is a
+# page after _text, as on x86, so taking _text for an _stext map is wrong.
+printf '%s\n' "	.option norvc" "	.text" "	.globl _text" "_text:" \
+	"	.rept 1024" "	nop" "	.endr" "	.globl _stext" "_stext:" \
+	"	.globl do_syscall" "	.type do_syscall, @function" "do_syscall:" \
+	"	.rept 1024" "	nop" "	.endr" "	.size do_syscall, . - do_syscall" \
+	"	.globl handle_thing" "	.type handle_thing, @function" "handle_thing:" \
+	"	.rept 1024" "	nop" "	.endr" "	.size handle_thing, . - handle_thing" \
+	>"$T_DIR/vmlinux.S"
+if "$CC_GNU" -nostdlib -static -no-pie -Wl,-Ttext=0xffffffff80000000 -Wl,-e,_text \
+	-o "$T_DIR/vmlinux" "$T_DIR/vmlinux.S" >"$T_LOG" 2>&1; then
+	K=0x2a400000
+	link=$((0x$(sym_addr "$T_DIR/vmlinux" handle_thing)))
+	stext=$((0x$(sym_addr "$T_DIR/vmlinux" _stext)))
+	h=$((link + K))
+	{
+		printf 'mmap -1 %#x 0x1000000 %#x [kernel.kallsyms]_stext\n' $((stext + K)) $((stext + K))
+		for _ in 1 2 3; do
+			printf 'sample 4242 %#x %#x/%#x/2/0/3\n' $((h + 0x10)) $((h + 0x40)) "$h"
+		done
+	} >"$T_DIR/kdesc"
+	"$SYNTH" "$T_DIR/k.data" <"$T_DIR/kdesc"
+	report_has_in "KASLR: --vmlinux relocated by the _stext map's pgoff" \
+		'%  \[kernel.kallsyms\]_stext: handle_thing$' "$T_DIR/k.data" --vmlinux "$T_DIR/vmlinux"
+	report_has_in "KASLR: --vmlinux: hot edge as symbol+offset" \
+		'^handle_thing\+0x40 +handle_thing\+0x0 ' "$T_DIR/k.data" --vmlinux "$T_DIR/vmlinux"
+	# the same boot's kallsyms holds runtime addresses: used as they are
+	printf '%x T _text\n%x T do_syscall\n%x t handle_thing\n' $((0xffffffff80000000 + K)) \
+		$((stext + K)) "$h" >"$T_DIR/kallsyms-kaslr"
+	report_has_in "KASLR: --kallsyms of that boot" '%  \[kernel.kallsyms\]_stext: handle_thing$' \
+		"$T_DIR/k.data" --kallsyms "$T_DIR/kallsyms-kaslr"
+
+	# Modules, as perf synthesizes them from /proc/modules: pid -1, the
+	# module's base and size, named [NAME] or by its .ko's path; their
+	# symbols are in kallsyms (a vmlinux has none)
+	{
+		cat "$T_DIR/kdesc"
+		echo "mmap -1 0xffffffff01000000 0x8000 0 [rvctr]"
+		echo "mmap -1 0xffffffff01010000 0x4000 0 /lib/modules/6.12.0/kernel/drivers/perf/rvctr_x.ko"
+		for _ in 1 2 3 4; do
+			echo "sample 4242 0xffffffff01000110 0xffffffff01000140/0xffffffff01000100/2/0/3"
+		done
+		echo "sample 4242 0xffffffff01010210 0xffffffff01010240/0xffffffff01010200/2/0/3"
+	} | "$SYNTH" "$T_DIR/m.data"
+	{
+		cat "$T_DIR/kallsyms-kaslr"
+		printf 'ffffffff01000100 t ctr_read\t[rvctr]\n'
+		printf 'ffffffff01010200 t x_func\t[rvctr_x]\n'
+	} >"$T_DIR/kallsyms-mod"
+	report_has_in "module [NAME]: its symbols from kallsyms" '%  \[rvctr\]: ctr_read$' \
+		"$T_DIR/m.data" --kallsyms "$T_DIR/kallsyms-mod"
+	report_has_in "module by its .ko path, with --vmlinux: its symbols from kallsyms" \
+		'%  /lib/modules/6.12.0/kernel/drivers/perf/rvctr_x.ko: x_func$' \
+		"$T_DIR/m.data" --kallsyms "$T_DIR/kallsyms-mod" --vmlinux "$T_DIR/vmlinux"
+	report_has_in "module hot edge as symbol+offset" '^ctr_read\+0x40 +ctr_read\+0x0 ' \
+		"$T_DIR/m.data" --kallsyms "$T_DIR/kallsyms-mod"
+else
+	not_ok "build a riscv64 vmlinux stand-in"
+	sed 's/^/# /' "$T_LOG"
+fi
+
+# convert -f autofdo finds the binary as report does.  An lld PIE has its
+# text at p_vaddr = p_offset + 0x1000, so the profile's addresses (ELF
+# virtual addresses for ET_DYN) need the file: without it they are file
+# offsets, a page short.  The recording names /opt/rvctr-test/lldloop.
+LNAME=/opt/rvctr-test/lldloop
+LBIN=$T_DIR/lldloop
+if command -v clang-19 >/dev/null && command -v ld.lld-19 >/dev/null &&
+   clang-19 --target=riscv64-linux-gnu --ld-path="$(command -v ld.lld-19)" -O1 -fPIE -pie \
+	-Wl,--build-id=sha1 -o "$LBIN" "$SRC" >"$T_LOG" 2>&1 && work_branches "$LBIN"; then
+	LID=$(build_id "$LBIN")
+	describe "$LBIN" "$LNAME" "$(random_base pie)" 20 "$RANDOM" | "$SYNTH" "$T_DIR/l.data"
+	# the back edge's range starts at the loop head: T2 as an ELF address
+	afdo_has() { # NAME WANT-FIRST-RANGE-START CONVERT-ARGS...
+		local name=$1 want=$2
+		shift 2
+		if $R convert -f autofdo -o "$T_DIR/l.afdo" "$@" "$T_DIR/l.data" >"$T_LOG" 2>&1 &&
+		   grep -q "^$want-" "$T_DIR/l.afdo"; then
+			ok "$name"
+		else
+			not_ok "$name"
+			sed 's/^/# /' "$T_LOG" | head -3
+			head -4 "$T_DIR/l.afdo" 2>/dev/null | sed 's/^/# /'
+		fi
+	}
+	afdo_has "autofdo: binary not found: file offsets, said" \
+		"$(printf %x $((0x$T2 - 0x1000)))"
+	grep -q "writing file offsets" "$T_LOG" && ok "autofdo: the missing binary is named" ||
+		not_ok "autofdo: the missing binary is named"
+	mkdir -p "$T_DIR/lfs/opt/rvctr-test"
+	cp "$LBIN" "$T_DIR/lfs$LNAME"
+	afdo_has "autofdo --symfs: ELF addresses of the lld PIE" "$(printf %x $((0x$T2)))" \
+		--symfs "$T_DIR/lfs"
+	rm -r "$T_DIR/lfs"
+	mkdir -p "$T_DIR/lcache$LNAME/$LID" "$T_DIR/lcache/.build-id/${LID:0:2}"
+	cp "$LBIN" "$T_DIR/lcache$LNAME/$LID/elf"
+	ln -s "../..$LNAME/$LID" "$T_DIR/lcache/.build-id/${LID:0:2}/${LID:2}"
+	afdo_has "autofdo: by build id in perf's cache (--buildid-dir)" "$(printf %x $((0x$T2)))" \
+		--buildid-dir "$T_DIR/lcache"
+	mkdir -p "$T_DIR/lfs/usr/lib/debug/.build-id/${LID:0:2}"
+	cp "$LBIN" "$T_DIR/lfs/usr/lib/debug/.build-id/${LID:0:2}/${LID:2}"
+	afdo_has "autofdo: by build id under SYMFS/usr/lib/debug/.build-id" \
+		"$(printf %x $((0x$T2)))" --symfs "$T_DIR/lfs"
+else
+	skip "autofdo finds the binary" "clang-19 and lld-19 not installed"
+fi
+
 # rvctr record writes no kernel map: kernel addresses outside every map
 grep -v 'kernel.kallsyms' "$T_DIR/desc" | "$SYNTH" "$T_DIR/a.data"
 report_has "kernel address outside every map: --kallsyms" \

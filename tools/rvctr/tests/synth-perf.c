@@ -9,8 +9,13 @@
  *   mmap PID START LEN PGOFF FILENAME  an executable MMAP2
  *   sample PID IP FROM/TO/TYPE/M/CYCLES ...   entries newest first (hex);
  *                                    TYPE a PERF_BR_* number, M 1 mispredicted
+ *   cpu N                            later records come from CPU N (-C)
+ *   time T                           the next record's time (then +1 each)
+ *   round                            a FINISHED_ROUND
  *
- * usage: synth-perf OUTPUT < description
+ * usage: synth-perf [-C] OUTPUT < description
+ * -C: samples carry PERF_SAMPLE_CPU, as perf record -a / rvctr record -a
+ * write them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,10 +46,16 @@ int main(int argc, char **argv)
 	struct rvctr_writer *w;
 	unsigned int n = 0;
 	uint64_t time = 1;
+	uint32_t cpu = 0;
 	char err[256];
 
+	if (argc == 3 && !strcmp(argv[1], "-C")) {
+		a.sample_type |= PERF_SAMPLE_CPU;
+		argv++;
+		argc--;
+	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: synth-perf OUTPUT < description\n");
+		fprintf(stderr, "usage: synth-perf [-C] OUTPUT < description\n");
 		return 2;
 	}
 	w = rvctr_writer__open(argv[1], &a, &name, 1, err, sizeof(err));
@@ -78,7 +89,7 @@ int main(int argc, char **argv)
 				return die(n, "comm PID NAME");
 			c.pid = c.tid = strtoul(pid, NULL, 0);
 			snprintf(c.comm, sizeof(c.comm), "%s", comm);
-			rvctr_writer__comm(w, &c, time++);
+			rvctr_writer__comm(w, &c, time++, cpu);
 		} else if (!strcmp(tok, "mmap")) {
 			struct rvctr_mmap m = { .prot = 5, .flags = 2 };
 			char *f[5];
@@ -92,7 +103,7 @@ int main(int argc, char **argv)
 			m.len = strtoull(f[2], NULL, 0);
 			m.pgoff = strtoull(f[3], NULL, 0);
 			snprintf(m.filename, sizeof(m.filename), "%s", f[4]);
-			rvctr_writer__mmap2(w, &m, time++);
+			rvctr_writer__mmap2(w, &m, time++, cpu);
 		} else if (!strcmp(tok, "sample")) {
 			char *pid = strtok_r(NULL, " \t\n", &save), *ip = strtok_r(NULL, " \t\n", &save);
 			struct rvctr_sample s = { .period = 10000, .branches = br };
@@ -102,6 +113,7 @@ int main(int argc, char **argv)
 			s.pid = s.tid = strtoul(pid, NULL, 0);
 			s.ip = strtoull(ip, NULL, 0);
 			s.time = time++;
+			s.cpu = cpu;
 			while ((tok = strtok_r(NULL, " \t\n", &save))) {
 				struct perf_branch_entry *b = &br[s.nr_branches];
 				unsigned long long from, to;
@@ -120,6 +132,17 @@ int main(int argc, char **argv)
 				s.nr_branches++;
 			}
 			rvctr_writer__sample(w, &s);
+		} else if (!strcmp(tok, "cpu") || !strcmp(tok, "time")) {
+			char *v = strtok_r(NULL, " \t\n", &save);
+
+			if (!v)
+				return die(n, "cpu N, time T");
+			if (*tok == 'c')
+				cpu = strtoul(v, NULL, 0);
+			else
+				time = strtoull(v, NULL, 0);
+		} else if (!strcmp(tok, "round")) {
+			rvctr_writer__finished_round(w);
 		} else {
 			return die(n, "unknown line");
 		}

@@ -62,8 +62,8 @@ static void write_file(unsigned int nr_samples)
 	rvctr_writer__set_arch(w, "riscv64");
 	rvctr_writer__add_build_id(w, -1, PERF_RECORD_MISC_USER, "/bin/loop", id, 20);
 	rvctr_writer__add_build_id(w, -1, PERF_RECORD_MISC_USER, "/bin/loop", id, 20);
-	rvctr_writer__comm(w, &c, 5);
-	rvctr_writer__mmap2(w, &m, 6);
+	rvctr_writer__comm(w, &c, 5, 0);
+	rvctr_writer__mmap2(w, &m, 6, 0);
 	for (i = 0; i < nr_samples; i++) {
 		struct rvctr_sample s = {
 			.ip = 0x10010 + i, .pid = 42, .tid = 43, .time = 100 + i,

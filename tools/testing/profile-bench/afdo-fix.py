@@ -16,14 +16,24 @@ import re
 import sys
 
 NAME = re.compile(rb'^[A-Za-z_.$][A-Za-z0-9_.$]*$')
-CALLSITE = re.compile(rb'^( +)[0-9]+(?:\.[0-9]+)?: (.*):([0-9]+)$')
+CALLSITE = re.compile(rb'^( +)[0-9]+(?:\.[0-9]+)?: (.*):([0-9]+)$', re.S)
+BODY = re.compile(rb'^ +[0-9]+(?:\.[0-9]+)?: [0-9]+')
+OPEN = re.compile(rb'^ +[0-9]+(?:\.[0-9]+)?: (?![0-9]+(?: |$))(?!.*:[0-9]+$)', re.S)
 
 
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     with open(sys.argv[1], 'rb') as f:
-        lines = f.read().split(b'\n')
+        raw = f.read().split(b'\n')
+    # a corrupt name may hold newlines: a callsite line that does not end
+    # in ":SAMPLES" goes on in the next line(s)
+    lines = []
+    for ln in raw:
+        if lines and OPEN.match(lines[-1]):
+            lines[-1] += b'?' + ln
+        else:
+            lines.append(ln)
     out, skip, dropped, samples = [], None, 0, 0
     for ln in lines:
         indent = len(ln) - len(ln.lstrip(b' '))

@@ -90,6 +90,29 @@ resource_dir() {
 	echo "$d/res"
 }
 
+# instr_flags: clang's flags for the instrumented build (exact counts)
+instr_flags() {
+	echo "-resource-dir=$(resource_dir) -fprofile-instr-generate -fcoverage-mapping"
+}
+
+# cached_build PROGRAM VARIANT "EXTRA CFLAGS": the -O2 or instrumented
+# build of PROGRAM, cached by the sources, these scripts and the compiler
+# (make profile-bench and make check share them); prints its directory.
+# The caller holds cache_lock profile-bench.
+cached_build() {
+	local key d
+	key=$(key_of "$PB_DIR/lib.sh" "$PB_DIR/sources" "$("$CLANG" --version | head -1)")
+	d="$PB_CACHE/build-$1-$2-$key"
+	if [ ! -f "$d/done" ]; then
+		rm -rf "$d"
+		mkdir -p "$PB_CACHE"
+		"build_$1" "$d" "$3" >"$d.log" 2>&1 || { cat "$d.log" >&2; die "cannot build $1 ($2)"; }
+		rm -rf "$d/obj"
+		touch "$d/done"
+	fi
+	echo "$d"
+}
+
 pb_cc() {
 	"$CLANG" --target=$TARGET "$@"
 }

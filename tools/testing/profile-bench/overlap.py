@@ -3,6 +3,7 @@
 """How close a CTR profile is to an instrumented build's exact counts.
 
   overlap.py LCOV BINARY:AFDO_TEXT...
+  overlap.py --sample-profile LCOV PROFILE     (function level only)
 
 LCOV is `llvm-cov export -format=lcov` of the instrumented build with its
 merged profile: exact execution counts per source line (DA) and the first
@@ -27,6 +28,12 @@ normalised to 1 (1.0: the same shares everywhere; the measure
 llvm-profdata overlap reports for two profiles of one kind).  Lines the
 -O2 build has no instruction for (declarations, lines folded away) are
 left out on both sides.
+
+--sample-profile compares a compiler's sample profile (text, as
+create_llvm_prof and llvm-profgen write it) at function level: a
+function's count is the sum of its own body lines' counts, wherever it
+was inlined (callsite records nest the inlined function's lines under
+its name), against the sum of the exact line counts of the function.
 """
 import collections
 import os
@@ -140,7 +147,57 @@ def overlap(p, q):
     return sum(min(p.get(k, 0) / sp, q.get(k, 0) / sq) for k in set(p) | set(q))
 
 
+def sample_profile_funcs(path):
+    """function name -> sum of its body line counts, inlined copies included"""
+    funcs = collections.defaultdict(int)
+    stack = []                  # (indent, function name)
+    with open(path, errors='replace') as f:
+        for row in f:
+            if not row.strip():
+                continue
+            indent = len(row) - len(row.lstrip(' '))
+            row = row.strip()
+            if indent == 0:     # NAME:TOTAL:HEAD
+                stack = [(0, row.rsplit(':', 2)[0])]
+                continue
+            while stack and stack[-1][0] >= indent:
+                stack.pop()
+            if not stack or ':' not in row:
+                continue
+            loc, rest = row.split(':', 1)
+            if loc.startswith('!'):     # metadata (!CFGChecksum)
+                continue
+            first = rest.split()[0] if rest.split() else ''
+            if first.isdigit():     # a body line: COUNT [callee:count]...
+                funcs[stack[-1][1]] += int(first)
+            elif first:             # an inlined callsite: NAME:TOTAL
+                stack.append((indent, first.rsplit(':', 1)[0]))
+    return funcs
+
+
+def exact_funcs(truth, fns):
+    t_fn = collections.defaultdict(int)
+    for k, v in truth.items():
+        f = func_of(fns, k)
+        if f:
+            t_fn[f] += v
+    return t_fn
+
+
+def main_sample_profile(lcov, prof):
+    truth, fns = lcov_read(lcov)
+    t_fn = exact_funcs(truth, fns)
+    c_fn = sample_profile_funcs(prof)
+    c_fn = {f: v for f, v in c_fn.items() if f in t_fn}
+    print('function overlap %.3f' % overlap(t_fn, c_fn))
+    top_t = [f for f, _ in sorted(t_fn.items(), key=lambda x: -x[1])[:10]]
+    top_c = [f for f, _ in sorted(c_fn.items(), key=lambda x: -x[1])[:10]]
+    print('top-10 functions in common %d' % len(set(top_t) & set(top_c)))
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == '--sample-profile':
+        return main_sample_profile(sys.argv[2], sys.argv[3])
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     truth, fns = lcov_read(sys.argv[1])

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
+#include <rvctr/perf_data.h>
 
 struct rvctr_afdo;
 
@@ -41,9 +42,26 @@ void rvctr_afdo__delete(struct rvctr_afdo *a);
  * ld's ET_DYN).  0, or -1 with @err.
  */
 int rvctr_afdo__set_binary(struct rvctr_afdo *a, const char *path, char *err, size_t errlen);
+struct rvctr_symtab;
+/* The same with the file already loaded (rvctr_symtab__find); @a owns @t. */
+void rvctr_afdo__set_symtab(struct rvctr_afdo *a, struct rvctr_symtab *t);
 /* Add one sample: its ip and branch stack (entry 0 newest).  0 or -1 (ENOMEM). */
 int rvctr_afdo__add(struct rvctr_afdo *a, uint64_t ip, const struct perf_branch_entry *br,
 		    uint64_t nr, rvctr_afdo_xlate_t xlate, void *ctx);
+
+/* A branch entry's ends as file offsets in the binary; *_ok 0 when not in it. */
+struct rvctr_afdo_entry {
+	uint64_t from, to;
+	int from_ok, to_ok;
+};
+
+/*
+ * The same with the translation done by the caller (once per sample for
+ * every binary it touches): @br the raw entries, @offs their file offsets.
+ */
+int rvctr_afdo__add_entries(struct rvctr_afdo *a, int ip_ok, uint64_t ip_off,
+			    const struct perf_branch_entry *br,
+			    const struct rvctr_afdo_entry *offs, uint64_t nr);
 int rvctr_afdo__write(const struct rvctr_afdo *a, FILE *out);
 uint64_t rvctr_afdo__nr_ranges(const struct rvctr_afdo *a);
 uint64_t rvctr_afdo__nr_branches(const struct rvctr_afdo *a);

@@ -166,11 +166,18 @@ struct rvctr_writer *rvctr_writer__open(const char *path,
 int rvctr_writer__set_arch(struct rvctr_writer *w, const char *arch);
 int rvctr_writer__add_build_id(struct rvctr_writer *w, int32_t pid, uint16_t misc,
 			       const char *filename, const uint8_t *id, uint8_t size);
-/* COMM and MMAP2 keep c->misc / m->misc (COMM_EXEC, cpumode) and m's build id. */
-int rvctr_writer__comm(struct rvctr_writer *w, const struct rvctr_comm *c, uint64_t time);
-int rvctr_writer__mmap2(struct rvctr_writer *w, const struct rvctr_mmap *m, uint64_t time);
+/*
+ * COMM and MMAP2 keep c->misc / m->misc (COMM_EXEC, cpumode) and m's build
+ * id.  @time and @cpu go in the sample_id trailer (attr.sample_id_all), when
+ * the first attribute's sample_type has them.
+ */
+int rvctr_writer__comm(struct rvctr_writer *w, const struct rvctr_comm *c, uint64_t time,
+		       uint32_t cpu);
+int rvctr_writer__mmap2(struct rvctr_writer *w, const struct rvctr_mmap *m, uint64_t time,
+			uint32_t cpu);
 /* PERF_RECORD_FORK or PERF_RECORD_EXIT (@type). */
-int rvctr_writer__task(struct rvctr_writer *w, uint32_t type, const struct rvctr_task *t);
+int rvctr_writer__task(struct rvctr_writer *w, uint32_t type, const struct rvctr_task *t,
+		       uint32_t cpu);
 int rvctr_writer__finished_round(struct rvctr_writer *w);
 /*
  * Flush, and (file mode) rewrite the header with the data written so far:

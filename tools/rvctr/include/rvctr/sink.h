@@ -18,6 +18,7 @@
 #define RVCTR_SINK_H
 
 #include <rvctr/perf_data.h>
+#include <rvctr/symtab.h>
 
 struct rvctr_sink_info {
 	const char *path;			/* output; "-" is standard output */
@@ -25,6 +26,7 @@ struct rvctr_sink_info {
 	const char *attr_name;
 	const char *arch;			/* HEADER_ARCH of perf.data output */
 	const char *binary;			/* autofdo: the binary (NULL: busiest) */
+	const struct rvctr_symfind *find;	/* autofdo: where its file is (symtab.h) */
 	int local_build_ids;			/* snapshots: build ids of the files mapped */
 };
 

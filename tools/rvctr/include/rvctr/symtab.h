@@ -44,6 +44,13 @@ void rvctr_symtab__delete(struct rvctr_symtab *t);
 const char *rvctr_symtab__lookup(const struct rvctr_symtab *t, uint64_t addr, uint64_t *off);
 /* The address of the function called @name, or 0. */
 uint64_t rvctr_symtab__symbol(const struct rvctr_symtab *t, const char *name);
+/*
+ * The address of the symbol called @name, of any type (a vmlinux's _text
+ * and _stext are linker-script symbols, not functions): 0, or -1.
+ */
+int rvctr_symtab__any_symbol(const struct rvctr_symtab *t, const char *name, uint64_t *addr);
+/* EM_* of a perf HEADER_ARCH string (uname -m), 0 when unknown or NULL. */
+uint16_t rvctr_symtab__arch_machine(const char *arch);
 size_t rvctr_symtab__nr_symbols(const struct rvctr_symtab *t);
 int rvctr_symtab__is_pie(const struct rvctr_symtab *t);
 /* A kallsyms table: addresses are runtime addresses. */
@@ -100,6 +107,15 @@ struct rvctr_symfind {
 struct rvctr_symtab *rvctr_symtab__find(const struct rvctr_symfind *f, const char *name,
 					const uint8_t *id, unsigned int id_len, int *mismatch,
 					char *err, size_t errlen);
+/*
+ * Kernel module symbols: the kernel's kallsyms (runtime addresses, module
+ * symbols included), found as for the kernel map but never a vmlinux:
+ * perf's cache by the kernel's build id @kernel_id, KALLSYMS, then
+ * SYMFS/proc/kallsyms.
+ */
+struct rvctr_symtab *rvctr_symtab__find_kallsyms(const struct rvctr_symfind *f,
+						 const uint8_t *kernel_id, unsigned int id_len,
+						 char *err, size_t errlen);
 /* Is @name the kernel's map ("[kernel.kallsyms]..." as perf names it)? */
 int rvctr_symtab__is_kernel_name(const char *name);
 
