@@ -3,7 +3,14 @@
  * RISC-V Control Transfer Records: filter translation, branch types and
  * the record template of the sample path (riscv_ctr_rec.h).
  */
+#include <linux/bitops.h>
+#include <linux/build_bug.h>
+
 #include "riscv_ctr_rec.h"
+
+/* The bitfields of perf_branch_entry are the third of its three words. */
+static_assert(sizeof(struct perf_branch_entry) == 3 * sizeof(u64));
+static_assert(sizeof(union riscv_ctr_entry) == sizeof(struct perf_branch_entry));
 
 /* ---- depths ---- */
 
@@ -42,7 +49,7 @@ unsigned int riscv_ctr_depth_pick(unsigned int depths, unsigned int want)
 		if ((depths & (1U << enc)) &&
 		    (!want || riscv_ctr_depth_entries(enc) <= want))
 			return riscv_ctr_depth_entries(enc);
-	return riscv_ctr_depth_entries(__builtin_ctz(depths));
+	return riscv_ctr_depth_entries(__ffs(depths));
 }
 
 /* ---- one entry ---- */
@@ -92,15 +99,15 @@ static u64 ctr_tmpl_word(bool kernel, unsigned int type, bool mispred,
 			 bool predicted, u64 bst)
 {
 	/* Zero every field, reserved bits included (perf copies them out). */
-	struct perf_branch_entry pe = { 0 };
+	union riscv_ctr_entry b = { .flags = 0 };
 
 	if (!(bst & PERF_SAMPLE_BRANCH_NO_FLAGS)) {
-		pe.mispred = mispred;
-		pe.predicted = predicted;
-		pe.type = riscv_ctr_type_to_perf(type);
+		b.pe.mispred = mispred;
+		b.pe.predicted = predicted;
+		b.pe.type = riscv_ctr_type_to_perf(type);
 	}
-	pe.priv = kernel ? PERF_BR_PRIV_KERNEL : PERF_BR_PRIV_USER;
-	return riscv_ctr_flags(&pe);
+	b.pe.priv = kernel ? PERF_BR_PRIV_KERNEL : PERF_BR_PRIV_USER;
+	return b.flags;
 }
 
 void riscv_ctr_tmpl_init(struct riscv_ctr_tmpl *t, bool has_misp, u64 bst)
@@ -233,6 +240,6 @@ const char *riscv_ctr_field_name(u64 bits)
 
 	if (!bits)
 		return "none";
-	name = names[__builtin_ctzll(bits)];
+	name = names[__ffs64(bits)];
 	return name ? name : "reserved";
 }
