@@ -3,8 +3,10 @@
  * RISC-V Control Transfer Records: filter translation, branch types and
  * the record template of the sample path (riscv_ctr_rec.h).
  */
+#include <kunit/visibility.h>
 #include <linux/bitops.h>
 #include <linux/build_bug.h>
+#include <linux/export.h>
 
 #include "riscv_ctr_rec.h"
 
@@ -124,6 +126,7 @@ void riscv_ctr_tmpl_init(struct riscv_ctr_tmpl *t, bool has_misp, u64 bst)
 	t->cycles = !(bst & PERF_SAMPLE_BRANCH_NO_CYCLES);
 	t->key = riscv_ctr_tmpl_key(has_misp, bst);
 }
+EXPORT_SYMBOL_IF_KUNIT(riscv_ctr_tmpl_init);
 
 /* ---- perf branch filters ---- */
 
@@ -199,6 +202,7 @@ int riscv_ctr_branch_filter(u64 bst, u64 opts, u64 *sctrctl)
 	*sctrctl = v | (RISCV_CTR_INH_ALL & ~en);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(riscv_ctr_branch_filter);
 
 /* ---- what the harts implement ---- */
 

@@ -7,8 +7,9 @@
  * The CTR backend (riscv_ctr.c) keeps here what touches no CSR and no
  * kernel state, so riscv_ctr_rec.c and this header use nothing but
  * <linux/bitfield.h>, <linux/bitops.h>, <linux/bits.h>,
- * <linux/build_bug.h>, <linux/types.h>, the perf UAPI and the CTR
- * register layout of <asm/csr.h>.
+ * <linux/build_bug.h>, <linux/export.h>, <linux/types.h>,
+ * <kunit/visibility.h> (the KUnit suite's exports), the perf UAPI and
+ * the CTR register layout of <asm/csr.h>.
  */
 #ifndef __RISCV_CTR_REC_H
 #define __RISCV_CTR_REC_H
