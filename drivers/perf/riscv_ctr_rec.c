@@ -3,7 +3,16 @@
  * RISC-V Control Transfer Records: filter translation, branch types and
  * the record template of the sample path (riscv_ctr_rec.h).
  */
+#include <kunit/visibility.h>
+#include <linux/bitops.h>
+#include <linux/build_bug.h>
+#include <linux/export.h>
+
 #include "riscv_ctr_rec.h"
+
+/* The bitfields of perf_branch_entry are the third of its three words. */
+static_assert(sizeof(struct perf_branch_entry) == 3 * sizeof(u64));
+static_assert(sizeof(union riscv_ctr_entry) == sizeof(struct perf_branch_entry));
 
 /* ---- depths ---- */
 
@@ -42,7 +51,7 @@ unsigned int riscv_ctr_depth_pick(unsigned int depths, unsigned int want)
 		if ((depths & (1U << enc)) &&
 		    (!want || riscv_ctr_depth_entries(enc) <= want))
 			return riscv_ctr_depth_entries(enc);
-	return riscv_ctr_depth_entries(__builtin_ctz(depths));
+	return riscv_ctr_depth_entries(__ffs(depths));
 }
 
 /* ---- one entry ---- */
@@ -92,15 +101,15 @@ static u64 ctr_tmpl_word(bool kernel, unsigned int type, bool mispred,
 			 bool predicted, u64 bst)
 {
 	/* Zero every field, reserved bits included (perf copies them out). */
-	struct perf_branch_entry pe = { 0 };
+	union riscv_ctr_entry b = { .flags = 0 };
 
 	if (!(bst & PERF_SAMPLE_BRANCH_NO_FLAGS)) {
-		pe.mispred = mispred;
-		pe.predicted = predicted;
-		pe.type = riscv_ctr_type_to_perf(type);
+		b.pe.mispred = mispred;
+		b.pe.predicted = predicted;
+		b.pe.type = riscv_ctr_type_to_perf(type);
 	}
-	pe.priv = kernel ? PERF_BR_PRIV_KERNEL : PERF_BR_PRIV_USER;
-	return riscv_ctr_flags(&pe);
+	b.pe.priv = kernel ? PERF_BR_PRIV_KERNEL : PERF_BR_PRIV_USER;
+	return b.flags;
 }
 
 void riscv_ctr_tmpl_init(struct riscv_ctr_tmpl *t, bool has_misp, u64 bst)
@@ -117,6 +126,7 @@ void riscv_ctr_tmpl_init(struct riscv_ctr_tmpl *t, bool has_misp, u64 bst)
 	t->cycles = !(bst & PERF_SAMPLE_BRANCH_NO_CYCLES);
 	t->key = riscv_ctr_tmpl_key(has_misp, bst);
 }
+EXPORT_SYMBOL_IF_KUNIT(riscv_ctr_tmpl_init);
 
 /* ---- perf branch filters ---- */
 
@@ -192,6 +202,7 @@ int riscv_ctr_branch_filter(u64 bst, u64 opts, u64 *sctrctl)
 	*sctrctl = v | (RISCV_CTR_INH_ALL & ~en);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(riscv_ctr_branch_filter);
 
 /* ---- what the harts implement ---- */
 
@@ -233,6 +244,6 @@ const char *riscv_ctr_field_name(u64 bits)
 
 	if (!bits)
 		return "none";
-	name = names[__builtin_ctzll(bits)];
+	name = names[__ffs64(bits)];
 	return name ? name : "reserved";
 }

@@ -6,7 +6,9 @@
  *
  * The CTR backend (riscv_ctr.c) keeps here what touches no CSR and no
  * kernel state, so riscv_ctr_rec.c and this header use nothing but
- * <linux/bitfield.h>, <linux/bits.h>, <linux/types.h>, the perf UAPI and
+ * <linux/bitfield.h>, <linux/bitops.h>, <linux/bits.h>,
+ * <linux/build_bug.h>, <linux/export.h>, <linux/types.h>,
+ * <kunit/visibility.h> (the KUnit suite's exports), the perf UAPI and
  * the CTR register layout of <asm/csr.h>.
  */
 #ifndef __RISCV_CTR_REC_H
@@ -117,6 +119,21 @@ unsigned int riscv_ctr_type_to_perf(unsigned int type);
 #define RISCV_CTR_HIDDEN	2	/* a kernel address for a user-only event */
 
 /*
+ * perf_branch_entry is from, to and one u64 of bitfields; seen through
+ * this union, the bitfields are one word, as union perf_mem_data_src
+ * pairs its bitfields with val.  Accesses through a union member alias
+ * any type (GCC and clang; the kernel also builds -fno-strict-aliasing).
+ */
+union riscv_ctr_entry {
+	struct perf_branch_entry pe;
+	struct {
+		u64 from;
+		u64 to;
+		u64 flags;
+	};
+};
+
+/*
  * The sample path's conversion: riscv_ctr_fast() looks up the flags word
  * of perf_branch_entry (the bitfields) for the recording mode and
  * ctrdata.TYPE in a table that riscv_ctr_tmpl_init() fills through the
@@ -143,42 +160,14 @@ static inline u64 riscv_ctr_tmpl_key(bool has_misp, u64 bst)
 
 void riscv_ctr_tmpl_init(struct riscv_ctr_tmpl *t, bool has_misp, u64 bst);
 
-/*
- * The word after from and to: the bitfields.  perf_branch_entry is three
- * u64s, so the word is 8-byte aligned; saying so keeps strict-alignment
- * targets (riscv64) to one access.  sparse does not know the builtin.
- */
-#define RISCV_CTR_FLAGS_OFF	(2 * sizeof(u64))
-#ifdef __CHECKER__
-#define riscv_ctr_aligned8(p)	(p)
-#else
-#define riscv_ctr_aligned8(p)	__builtin_assume_aligned(p, 8)
-#endif
-
-static inline void riscv_ctr_set_flags(struct perf_branch_entry *pe, u64 w)
-{
-	char *p = (char *)riscv_ctr_aligned8(pe);
-
-	__builtin_memcpy(p + RISCV_CTR_FLAGS_OFF, &w, sizeof(w));
-}
-
-static inline u64 riscv_ctr_flags(const struct perf_branch_entry *pe)
-{
-	const char *p = (const char *)riscv_ctr_aligned8(pe);
-	u64 w;
-
-	__builtin_memcpy(&w, p + RISCV_CTR_FLAGS_OFF, sizeof(w));
-	return w;
-}
-
 /* The flags word holding only the cycle count of @data (CCV set). */
 static inline u64 riscv_ctr_cycles_word(u64 data)
 {
-	struct perf_branch_entry pe = {
-		.cycles = riscv_ctr_cycles_sat16(riscv_ctr_cycles(data)),
+	union riscv_ctr_entry b = {
+		.pe.cycles = riscv_ctr_cycles_sat16(riscv_ctr_cycles(data)),
 	};
 
-	return riscv_ctr_flags(&pe);
+	return b.flags;
 }
 
 /* @t and @pe never overlap: stores to *pe need not reload the template. */
@@ -186,6 +175,7 @@ static inline int riscv_ctr_fast(const struct riscv_ctr_tmpl *__restrict t,
 				 u64 source, u64 target, u64 data,
 				 struct perf_branch_entry *__restrict pe)
 {
+	union riscv_ctr_entry *b = (union riscv_ctr_entry *)pe;
 	u64 from = riscv_ctr_from(source);
 	u64 to = riscv_ctr_to(target);
 	u64 w;
@@ -199,9 +189,9 @@ static inline int riscv_ctr_fast(const struct riscv_ctr_tmpl *__restrict t,
 		w ^= t->misp_flip;
 	if (t->cycles && (data & CTRDATA_CCV))
 		w |= riscv_ctr_cycles_word(data);
-	pe->from = from;
-	pe->to = to;
-	riscv_ctr_set_flags(pe, w);
+	b->from = from;
+	b->to = to;
+	b->flags = w;
 	return RISCV_CTR_OK;
 }
 

@@ -8,34 +8,20 @@
  * the newest entry must be one of the workload's known transfers.
  *
  * The programs are a dozen instructions, assembled here with the
- * instruction macros below rather than compiled, so the test needs
+ * instruction macros of linux/filter.h rather than compiled, so the test needs
  * neither clang nor libbpf.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <fcntl.h>
 #include <linux/bpf.h>
+#include <linux/filter.h>
 
 #include "kselftest_harness.h"
 #include "ctr_test_lib.h"
 
 #define PERIOD	50021
 #define NBR	16	/* entries read per call: 384 bytes of stack */
-
-#define INSN(c, d, s, o, i)	((struct bpf_insn){ .code = (c), .dst_reg = (d), \
-				  .src_reg = (s), .off = (o), .imm = (i) })
-#define MOV_REG(d, s)		INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
-#define MOV_IMM(d, i)		INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
-#define ADD_IMM(d, i)		INSN(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, i)
-#define CALL(f)			INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
-#define ST_W(d, o, i)		INSN(BPF_ST | BPF_MEM | BPF_W, d, 0, o, i)
-#define STX_DW(d, s, o)		INSN(BPF_STX | BPF_MEM | BPF_DW, d, s, o, 0)
-#define LDX_DW(d, s, o)		INSN(BPF_LDX | BPF_MEM | BPF_DW, d, s, o, 0)
-#define JEQ_IMM(d, i, o)	INSN(BPF_JMP | BPF_JEQ | BPF_K, d, 0, o, i)
-#define JLT_IMM(d, i, o)	INSN(BPF_JMP | BPF_JLT | BPF_K, d, 0, o, i)
-#define JGE_IMM(d, i, o)	INSN(BPF_JMP | BPF_JGE | BPF_K, d, 0, o, i)
-#define LD_MAP(d, fd)		INSN(BPF_LD | BPF_DW | BPF_IMM, d, BPF_PSEUDO_MAP_FD, 0, fd), \
-				INSN(0, 0, 0, 0, 0)
-#define EXIT()			INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
 
 #define BUF	(-NBR * 24)	/* r10 offset of the entry buffer */
 #define KEY	(BUF - 8)	/* r10 offset of the map key */
@@ -81,58 +67,58 @@ static int prog_load(int map, int helper, const struct ct_workload *w,
 		     char *log, size_t loglen)
 {
 	struct bpf_insn with_ctx[] = {
-		MOV_REG(BPF_REG_6, BPF_REG_1),
-		LDX_DW(BPF_REG_8, BPF_REG_6, 0),
-		MOV_REG(BPF_REG_1, BPF_REG_6),
-		MOV_REG(BPF_REG_2, BPF_REG_10),
-		ADD_IMM(BPF_REG_2, BUF),
-		MOV_IMM(BPF_REG_3, NBR * 24),
-		MOV_IMM(BPF_REG_4, 0),
+		BPF_MOV64_REG(BPF_REG_6, BPF_REG_1),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_8, BPF_REG_6, 0),
+		BPF_MOV64_REG(BPF_REG_1, BPF_REG_6),
+		BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, BUF),
+		BPF_MOV64_IMM(BPF_REG_3, NBR * 24),
+		BPF_MOV64_IMM(BPF_REG_4, 0),
 	};
 	struct bpf_insn no_ctx[] = {
-		MOV_REG(BPF_REG_6, BPF_REG_1),
-		LDX_DW(BPF_REG_8, BPF_REG_6, 0),
-		MOV_REG(BPF_REG_1, BPF_REG_10),
-		ADD_IMM(BPF_REG_1, BUF),
-		MOV_IMM(BPF_REG_2, NBR * 24),
-		MOV_IMM(BPF_REG_3, 0),
-		MOV_IMM(BPF_REG_4, 0),
+		BPF_MOV64_REG(BPF_REG_6, BPF_REG_1),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_8, BPF_REG_6, 0),
+		BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, BUF),
+		BPF_MOV64_IMM(BPF_REG_2, NBR * 24),
+		BPF_MOV64_IMM(BPF_REG_3, 0),
+		BPF_MOV64_IMM(BPF_REG_4, 0),
 	};
 	struct bpf_insn tail[] = {
-		CALL(helper),
-		MOV_REG(BPF_REG_7, BPF_REG_0),
-		ST_W(BPF_REG_10, KEY, 0),
-		LD_MAP(BPF_REG_1, map),
-		MOV_REG(BPF_REG_2, BPF_REG_10),
-		ADD_IMM(BPF_REG_2, KEY),
-		CALL(BPF_FUNC_map_lookup_elem),
-		JEQ_IMM(BPF_REG_0, 0, 13),
-		LDX_DW(BPF_REG_1, BPF_REG_0, 24),
-		ADD_IMM(BPF_REG_1, 1),
-		STX_DW(BPF_REG_0, BPF_REG_1, 24),
-		JLT_IMM(BPF_REG_8, (int32_t)w->lo, 9),
-		JGE_IMM(BPF_REG_8, (int32_t)w->hi, 8),
-		STX_DW(BPF_REG_0, BPF_REG_7, 0),
-		LDX_DW(BPF_REG_1, BPF_REG_10, BUF),
-		STX_DW(BPF_REG_0, BPF_REG_1, 8),
-		LDX_DW(BPF_REG_1, BPF_REG_10, BUF + 8),
-		STX_DW(BPF_REG_0, BPF_REG_1, 16),
-		LDX_DW(BPF_REG_1, BPF_REG_0, 32),
-		ADD_IMM(BPF_REG_1, 1),
-		STX_DW(BPF_REG_0, BPF_REG_1, 32),
-		MOV_IMM(BPF_REG_0, 0),		/* the jump target */
-		EXIT(),
+		BPF_EMIT_CALL(helper),
+		BPF_MOV64_REG(BPF_REG_7, BPF_REG_0),
+		BPF_ST_MEM(BPF_W, BPF_REG_10, KEY, 0),
+		BPF_LD_MAP_FD(BPF_REG_1, map),
+		BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, KEY),
+		BPF_EMIT_CALL(BPF_FUNC_map_lookup_elem),
+		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 13),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_0, 24),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 1),
+		BPF_STX_MEM(BPF_DW, BPF_REG_0, BPF_REG_1, 24),
+		BPF_JMP_IMM(BPF_JLT, BPF_REG_8, (int32_t)w->lo, 9),
+		BPF_JMP_IMM(BPF_JGE, BPF_REG_8, (int32_t)w->hi, 8),
+		BPF_STX_MEM(BPF_DW, BPF_REG_0, BPF_REG_7, 0),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_10, BUF),
+		BPF_STX_MEM(BPF_DW, BPF_REG_0, BPF_REG_1, 8),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_10, BUF + 8),
+		BPF_STX_MEM(BPF_DW, BPF_REG_0, BPF_REG_1, 16),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_0, 32),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 1),
+		BPF_STX_MEM(BPF_DW, BPF_REG_0, BPF_REG_1, 32),
+		BPF_MOV64_IMM(BPF_REG_0, 0),		/* the jump target */
+		BPF_EXIT_INSN(),
 	};
 	struct bpf_insn prog[64];
 	union bpf_attr a;
 	size_t n;
 
-	_Static_assert(sizeof(with_ctx) == sizeof(no_ctx), "same prologue length");
-	n = sizeof(with_ctx) / sizeof(with_ctx[0]);
+	static_assert(sizeof(with_ctx) == sizeof(no_ctx), "same prologue length");
+	n = ARRAY_SIZE(with_ctx);
 	memcpy(prog, helper == BPF_FUNC_read_branch_records ? with_ctx : no_ctx,
 	       sizeof(with_ctx));
 	memcpy(prog + n, tail, sizeof(tail));
-	n += sizeof(tail) / sizeof(tail[0]);
+	n += ARRAY_SIZE(tail);
 
 	memset(&a, 0, sizeof(a));
 	a.prog_type = BPF_PROG_TYPE_PERF_EVENT;
@@ -183,10 +169,10 @@ static void run_bpf(struct __test_metadata *_metadata, int helper)
 	ct_loop(100000);
 	ct_disable(&ev);
 	ASSERT_EQ(0, map_read(map, &r));
-	TH_LOG("program ran %llu times, %llu in the workload; last returned %lld, newest %#llx -> %#llx",
-	       (unsigned long long)r.calls, (unsigned long long)r.in_loop,
-	       (long long)r.ret, (unsigned long long)r.from,
-	       (unsigned long long)r.to);
+	TH_LOG("program ran %llu times, %llu in the workload",
+	       (unsigned long long)r.calls, (unsigned long long)r.in_loop);
+	TH_LOG("last returned %lld, newest %#llx -> %#llx", (long long)r.ret,
+	       (unsigned long long)r.from, (unsigned long long)r.to);
 	ASSERT_GT(r.calls, 5UL);
 	ASSERT_GT(r.in_loop, 5UL);
 	/* Whole entries; a context switch just before may leave fewer. */
@@ -317,10 +303,10 @@ static void run_after_rmmod(struct __test_metadata *_metadata, int jit)
 	ASSERT_TRUE(unloaded) TH_LOG("rmmod rvctr: %s", strerror(errno));
 	ASSERT_TRUE(reloaded) TH_LOG("insmod %s: %s", RVCTR_KO, strerror(errno));
 	ASSERT_EQ(0, got);
-	TH_LOG("%s program ran %llu times without the driver, %llu in the workload; last returned %lld",
+	TH_LOG("%s program ran %llu times without the driver, %llu in the workload",
 	       jit ? "JIT-compiled" : "interpreted",
-	       (unsigned long long)r.calls, (unsigned long long)r.in_loop,
-	       (long long)r.ret);
+	       (unsigned long long)r.calls, (unsigned long long)r.in_loop);
+	TH_LOG("last returned %lld", (long long)r.ret);
 	ASSERT_GT(r.calls, 5UL);
 	ASSERT_GT(r.in_loop, 0UL);
 	/* No entries: the helper says -ENOENT (bpf_get_branch_snapshot()). */

@@ -45,12 +45,14 @@ static long check_samples(struct __test_metadata *_metadata,
 			int x = ct_which(w, e), want;
 
 			if (x < 0 && (e->from < w->lo || e->from >= w->hi)) {
-				if (!early++)
-					TH_LOG("sample %d (of %d, %llu entries) entry %d: %#llx -> %#llx type %u before the loop",
+				if (!early++) {
+					TH_LOG("sample %d (of %d, %llu entries) entry %d:",
 					       i, ev->nsamples,
-					       (unsigned long long)s->nr, k,
+					       (unsigned long long)s->nr, k);
+					TH_LOG("%#llx -> %#llx type %u before the loop",
 					       (unsigned long long)e->from,
 					       (unsigned long long)e->to, e->type);
+				}
 				break;
 			}
 			if (x < 0 || !(allowed & B(x))) {
@@ -202,7 +204,7 @@ TEST(filter_refused)
 
 	if (!ct_have_ctr())
 		SKIP(return, "no CTR");
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		ASSERT_EQ(-EOPNOTSUPP, ct_open(&ev, PERF_SAMPLE_BRANCH_USER | bad[i], 0, PERIOD))
 			TH_LOG("branch_sample_type %#llx", (unsigned long long)bad[i]);
 	}
@@ -269,7 +271,7 @@ TEST(freeze_newest_leads_to_ip)
 			       (unsigned long long)s->ip,
 			       (unsigned long long)s->br[0].to);
 		ASSERT_LE(s->ip, next)
-			TH_LOG("sample %d ip %#llx past %#llx, the first transfer after newest target %#llx",
+			TH_LOG("sample %d ip %#llx past %#llx, the first transfer after %#llx",
 			       i, (unsigned long long)s->ip,
 			       (unsigned long long)next,
 			       (unsigned long long)s->br[0].to);

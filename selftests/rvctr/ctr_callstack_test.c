@@ -27,25 +27,25 @@
  * __start_/__stop_ symbols bound it exactly: a sample is checked against
  * the chain of the function its IP is in.
  */
-#define CS_FN(name) __attribute__((__noinline__, section("rvctr_" #name))) static
-extern const char __start_rvctr_cs_a[], __stop_rvctr_cs_a[];
-extern const char __start_rvctr_cs_b[], __stop_rvctr_cs_b[];
-extern const char __start_rvctr_cs_c[], __stop_rvctr_cs_c[];
+CT_SECTION_BOUNDS(rvctr_cs_a);
+CT_SECTION_BOUNDS(rvctr_cs_b);
+CT_SECTION_BOUNDS(rvctr_cs_c);
 
 static uint64_t ra_a, ra_b, ra_c;
-static volatile long spin_sink;
+/* Accessed with READ_ONCE() and WRITE_ONCE(): no loop is folded away. */
+static long spin_sink;
 
-CS_FN(cs_c) long cs_c(long n)
+static noinline __section("rvctr_cs_c") long cs_c(long n)
 {
 	long i;
 
 	ra_c = (uint64_t)__builtin_return_address(0);
 	for (i = 0; i < n; i++)
-		spin_sink += i;
-	return spin_sink;
+		WRITE_ONCE(spin_sink, READ_ONCE(spin_sink) + i);
+	return READ_ONCE(spin_sink);
 }
 
-CS_FN(cs_b) long cs_b(long n)
+static noinline __section("rvctr_cs_b") long cs_b(long n)
 {
 	long r;
 
@@ -55,7 +55,7 @@ CS_FN(cs_b) long cs_b(long n)
 	return r + 1;
 }
 
-CS_FN(cs_a) long cs_a(long n)
+static noinline __section("rvctr_cs_a") long cs_a(long n)
 {
 	long r;
 
@@ -66,16 +66,16 @@ CS_FN(cs_a) long cs_a(long n)
 }
 
 /* The rival task's own chain, at other addresses. */
-__attribute__((__noinline__)) static long rival_spin(long n)
+static noinline long rival_spin(long n)
 {
 	long i;
 
 	for (i = 0; i < n; i++)
-		spin_sink -= i;
-	return spin_sink;
+		WRITE_ONCE(spin_sink, READ_ONCE(spin_sink) - i);
+	return READ_ONCE(spin_sink);
 }
 
-__attribute__((__noinline__)) static long rival_outer(long n)
+static noinline long rival_outer(long n)
 {
 	long r = rival_spin(n);
 
@@ -112,8 +112,9 @@ static void dump_sample(const struct ct_sample *s, int i)
 {
 	uint64_t k;
 
-	fprintf(stderr, "# sample %d ip %#llx pid %u: %llu entries; cs_a %#llx cs_b %#llx cs_c %#llx\n",
-		i, (unsigned long long)s->ip, s->pid, (unsigned long long)s->nr,
+	fprintf(stderr, "# sample %d ip %#llx pid %u: %llu entries\n", i,
+		(unsigned long long)s->ip, s->pid, (unsigned long long)s->nr);
+	fprintf(stderr, "# cs_a %#llx cs_b %#llx cs_c %#llx\n",
 		(unsigned long long)(uintptr_t)cs_a,
 		(unsigned long long)(uintptr_t)cs_b,
 		(unsigned long long)(uintptr_t)cs_c);
@@ -246,10 +247,10 @@ TEST(cpu_wide_call_stack_refused)
  *   -EAGAIN at the switch-in, and with no branch-stack event on the CPU
  *   the driver sees none of the task's switches until the last one.
  */
-extern const char __start_rvctr_old_a[], __stop_rvctr_old_a[];
-extern const char __start_rvctr_old_b[], __stop_rvctr_old_b[];
-extern const char __start_rvctr_old_c[], __stop_rvctr_old_c[];
-extern const char __start_rvctr_new_y[], __stop_rvctr_new_y[];
+CT_SECTION_BOUNDS(rvctr_old_a);
+CT_SECTION_BOUNDS(rvctr_old_b);
+CT_SECTION_BOUNDS(rvctr_old_c);
+CT_SECTION_BOUNDS(rvctr_new_y);
 
 #define MAX_HOGS	32
 
@@ -259,7 +260,7 @@ static int hog_fd[MAX_HOGS], nr_hogs;
 static char cmd_old, cmd_new;
 
 /* Wake the helper on this CPU with @cmd and sleep until it is done. */
-__attribute__((__noinline__)) static void ask_helper(char cmd)
+static noinline void ask_helper(char cmd)
 {
 	char c;
 
@@ -289,7 +290,7 @@ static void helper(void)
 	_exit(0);
 }
 
-CS_FN(old_c) long old_c(long n)
+static noinline __section("rvctr_old_c") long old_c(long n)
 {
 	/* Switched out with the call-stack event on: its stack is saved. */
 	ask_helper(cmd_old);
@@ -300,7 +301,7 @@ CS_FN(old_c) long old_c(long n)
 	return n + 1;
 }
 
-CS_FN(old_b) long old_b(long n)
+static noinline __section("rvctr_old_b") long old_b(long n)
 {
 	long r = old_c(n);
 
@@ -308,7 +309,7 @@ CS_FN(old_b) long old_b(long n)
 	return r + 1;
 }
 
-CS_FN(old_a) long old_a(long n)
+static noinline __section("rvctr_old_a") long old_a(long n)
 {
 	long r = old_b(n);
 
@@ -316,18 +317,18 @@ CS_FN(old_a) long old_a(long n)
 	return r + 1;
 }
 
-CS_FN(new_y) long new_y(long n)
+static noinline __section("rvctr_new_y") long new_y(long n)
 {
 	long i;
 
 	/* Switched out without the event; back with it. */
 	ask_helper(cmd_new);
 	for (i = 0; i < n; i++)
-		spin_sink += i;
-	return spin_sink;
+		WRITE_ONCE(spin_sink, READ_ONCE(spin_sink) + i);
+	return READ_ONCE(spin_sink);
 }
 
-__attribute__((__noinline__)) static long new_x(long n)
+static noinline long new_x(long n)
 {
 	long r = new_y(n);
 

@@ -179,7 +179,7 @@ TEST(overflow_inside_a_disable_leaves_no_interrupt)
 		window++;
 		if (irqs > 0) {
 			if (!spurious)
-				TH_LOG("period %llu: %ld interrupts for an overflow inside the disable",
+				TH_LOG("period %llu: %ld interrupts for an overflow in the disable",
 				       (unsigned long long)p, irqs);
 			spurious++;
 		}

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/compiler.h>
+#include <linux/init.h>		/* __section() */
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -24,6 +26,13 @@
 #define CT_PAGES	128		/* ring buffer data pages */
 #define CT_MAX_SAMPLES	4096
 #define CT_MAX_BR	256
+
+/*
+ * The bounds of section @sec, which the linker defines for a section
+ * named as a C identifier: a function placed alone in it with
+ * __section() lies exactly in [__start_@sec, __stop_@sec).
+ */
+#define CT_SECTION_BOUNDS(sec)	extern const char __start_##sec[], __stop_##sec[]
 
 struct ct_sample {
 	uint64_t ip;
@@ -187,32 +196,34 @@ struct ct_xfer {
 	const char *name;
 };
 
-enum { X_CALL, X_RET_LEAF, X_ICALL, X_RET_IND, X_COND, X_JMP, X_IJMP,
-       X_BACK, X_NR };
+enum {
+	X_CALL, X_RET_LEAF, X_ICALL, X_RET_IND, X_COND, X_JMP, X_IJMP, X_BACK,
+	X_NR
+};
 
 struct ct_workload {
 	struct ct_xfer x[X_NR];
 	uint64_t lo, hi;	/* code range of the workload functions */
 };
 
-static volatile long ct_sink;
 static uint64_t ct_ra_leaf, ct_ra_ind;
 static uint64_t ct_cond_src, ct_cond_dst, ct_jmp_src, ct_jmp_dst;
 static uint64_t ct_ijmp_src, ct_ijmp_dst, ct_ntbr_src;
 
-__attribute__((__noinline__)) static void ct_leaf(void)
+static noinline void ct_leaf(void)
 {
 	ct_ra_leaf = (uint64_t)__builtin_return_address(0);
 	asm volatile("" ::: "memory");
 }
 
-__attribute__((__noinline__)) static void ct_ind(void)
+static noinline void ct_ind(void)
 {
 	ct_ra_ind = (uint64_t)__builtin_return_address(0);
 	asm volatile("" ::: "memory");
 }
 
-static void (*volatile ct_fp)(void) = ct_ind;
+/* Read with READ_ONCE(), so the call stays indirect. */
+static void (*ct_fp)(void) = ct_ind;
 
 /*
  * A taken conditional branch, a direct jump, an indirect jump and a
@@ -220,14 +231,14 @@ static void (*volatile ct_fp)(void) = ct_ind;
  * "jr t1" is a plain indirect jump (a jump through ra or t0 would be a
  * return, CTR v1.0 "Transfer Type Filtering").
  */
-__attribute__((__noinline__)) static void ct_loop(long n)
+static noinline void ct_loop(long n)
 {
 	uint64_t a, b, c, d, e, f, g;
 	long i;
 
 	for (i = 0; i < n; i++) {
 		ct_leaf();
-		ct_fp();
+		READ_ONCE(ct_fp)();
 		asm volatile("1: beq zero, zero, 2f\n"
 			     "   nop\n"
 			     "2: lla %0, 1b\n"

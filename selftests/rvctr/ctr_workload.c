@@ -13,7 +13,7 @@
 
 static volatile long wl_sink;
 
-__attribute__((noinline, noclone)) static long wl_c(long n)
+static noinline __attribute__((__noclone__)) long wl_c(long n)
 {
 	long i;
 
@@ -22,7 +22,7 @@ __attribute__((noinline, noclone)) static long wl_c(long n)
 	return wl_sink;
 }
 
-__attribute__((noinline, noclone)) static long wl_b(long n)
+static noinline __attribute__((__noclone__)) long wl_b(long n)
 {
 	long r = wl_c(n);
 
@@ -30,7 +30,7 @@ __attribute__((noinline, noclone)) static long wl_b(long n)
 	return r + 1;
 }
 
-__attribute__((noinline, noclone)) static long wl_a(long n)
+static noinline __attribute__((__noclone__)) long wl_a(long n)
 {
 	long r = wl_b(n);
 
