@@ -309,10 +309,13 @@ demo: all rootfs
 	@$(VM)/demo/run
 
 # Instruction counts per sample, branch-stack and context-switch cost, this
-# driver against the stock riscv_pmu_sbi kernel (BENCH_RUNS runs per case).
+# driver against the stock riscv_pmu_sbi kernel, and the upstream series
+# (series-kernel) against this driver on the same kernel, 7.3, whose
+# module other-module builds when KERNEL is 6.12 (BENCH_RUNS runs per
+# case; BENCH_BOARDS picks boards, see the script).
 BENCH_RUNS ?= 5
-bench: all rootfs
-	@$(VM)/bench/bench $(BENCH_RUNS)
+bench: all rootfs $(if $(filter 7.3,$(KERNEL)),,other-module) series-kernel
+	@BENCH_MODULE_73=$(OTHER)/drivers/perf/rvctr/rvctr.ko $(VM)/bench/bench $(BENCH_RUNS)
 
 # perf stat counts and perf record sample counts, this driver (both
 # counter paths) against the stock riscv_pmu_sbi kernel, with a verdict

@@ -3,12 +3,16 @@
 # Guest half of `make bench` (run by ./bench under -icount shift=0 on one
 # hart): time a fixed workload without perf and under each perf mode, RUNS
 # times each, and append "case<TAB>run<TAB>ns<TAB>samples" rows to
-# /out/bench-FLAVOR.tsv.  FLAVOR is "rvctr" (this driver, SBI calls),
-# "deleg" (this driver, delegated counters) or "stock" (Debian's
-# riscv_pmu_sbi, no branch stacks).  Everything runs pinned to hart
-# BENCH_CPU (default 1: see ./bench).
+# /out/bench-BOARD.tsv.  BOARD names the board in the tables (./bench):
+# "stock" (Debian's riscv_pmu_sbi, no branch stacks), "rvctr" and
+# "rvctr73" (this driver, SBI calls), "deleg" (delegated counters),
+# "series" (riscv_pmu_sbi with the upstream series, built in).  The
+# branch-stack cases run where the cpu PMU has caps/branches; the CTR
+# depth is set the same way for every driver, through the PMU's sysfs
+# ctr_depth (riscv_ctr.c).  Everything runs pinned to hart BENCH_CPU
+# (default 1: see ./bench).
 set -u
-flavor=${1:?flavor}
+board=${1:?board}
 runs=${2:-5}
 # PERIOD (third argument): cycles per sample
 iters=${BENCH_ITERS:-200000}
@@ -17,7 +21,7 @@ pp=${BENCH_PINGPONG:-2000}
 cpu=${BENCH_CPU:-1}
 pin="taskset -c $cpu"
 wl=/host/workload
-tsv=/out/bench-$flavor.tsv
+tsv=/out/bench-$board.tsv
 data=/tmp/bench.data
 : >"$tsv"
 cd /tmp
@@ -69,26 +73,32 @@ ctxsw() {
 	[ -n "$ns" ] && printf '%s\t%s\t%s\t%s\n' "$name" "$run" "$ns" "$((2 * pp))" >>"$tsv"
 }
 
-# The unload waits for RCU and RCU Tasks Trace grace periods, whose
-# kthreads go on for a few ms after: let them finish before measuring
-# (without the pause the next case ran 2M instructions long in 3 of 5).
+# The depth of the events opened next: the cpu PMU's ctr_depth file, the
+# same for the module and the series (both are riscv_ctr.c's).  QEMU has
+# no depth property: its sctrdepth takes every depth of CTR v1.0, 16 to
+# 256.  Reloading the module with ctr_depth= instead (what this did
+# before) left RCU kthreads running into the next case.
+pmu=/sys/bus/event_source/devices/cpu
+brstack=
+[ -r $pmu/caps/branches ] && brstack=1
 set_depth() {
-	rmmod rvctr 2>/dev/null
-	insmod /opt/rvctr/rvctr.ko ctr_depth="$1" || return 1
-	sleep 1
+	echo "$1" >$pmu/ctr_depth 2>/dev/null &&
+		[ "$(cat $pmu/caps/branches)" = "$1" ]
 }
+echo "# $board: $(uname -r), branch stacks: $([ -n "$brstack" ] && echo "yes, depth $(cat $pmu/caps/branches) at boot" || echo no)"
 
 for run in $(seq "$runs"); do
 	one base "$run"
 	one cycles "$run" -e cycles -c "$period"
 	ctxsw ctxsw-base "$run"
-	[ "$flavor" != stock ] || continue
+	[ -n "$brstack" ] || continue
 	for d in 16 64 256; do
-		set_depth "$d" || { echo "# depth $d: insmod failed"; continue; }
+		set_depth "$d" || { echo "# depth $d: ctr_depth refused it"; continue; }
 		one "brstack-$d" "$run" -b -e cycles -c "$period"
 		one "brstack-any_call-$d" "$run" -j any_call -e cycles -c "$period"
 	done
-	set_depth 0
+	# Call stacks at the largest depth, as the module's ctr_depth=0 did.
+	set_depth 256 || echo "# depth 256: ctr_depth refused it"
 	one callstack "$run" -e cycles:u -c "$period" --call-graph lbr
 	ctxsw ctxsw-brstack "$run" -b -e cycles:u -c 1000000
 done
@@ -98,10 +108,10 @@ policy() {
 	echo "$rate0" >/proc/sys/kernel/perf_event_max_sample_rate
 	rm -f "$data"
 	$pin perf record -q -o "$data" "$@" -- "$wl" branches "$iters" >/dev/null 2>&1
-	echo "# policy $flavor $*: $(samples) samples, perf_event_max_sample_rate $rate0 -> $(cat /proc/sys/kernel/perf_event_max_sample_rate)"
+	echo "# policy $board $*: $(samples) samples, perf_event_max_sample_rate $rate0 -> $(cat /proc/sys/kernel/perf_event_max_sample_rate)"
 }
 policy -e cycles -c "$period"
-if [ "$flavor" != stock ]; then
+if [ -n "$brstack" ]; then
 	set_depth 256
 	policy -b -e cycles -c "$period"
 fi
