@@ -205,6 +205,45 @@ TEST_F(ua, mode1_mmapped_cycles_readable)
 	check_self_read(_metadata, self, PERF_COUNT_HW_CPU_CYCLES);
 }
 
+/*
+ * A sampling event overflows and restarts from a new period while the
+ * task reads it from user space: the user page must follow each reload,
+ * or the self-read is off by about a period per overflow.
+ */
+TEST_F(ua, mode1_sampling_event_self_read_follows_overflows)
+{
+	volatile struct perf_event_mmap_page *pc;
+	struct perf_event_attr attr;
+	uint64_t a, b, k;
+
+	ASSERT_EQ(0, sysctl_set(1));
+	pmu_attr(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.disabled = 0;
+	attr.read_format = 0;
+	attr.exclude_guest = 1;
+	attr.sample_period = 100003;
+	self->fd = pmu_open(&attr, 0, -1, -1);
+	if (self->fd < 0 && errno == EOPNOTSUPP)
+		SKIP(return, "no overflow interrupt (Sscofpmf): no sampling");
+	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(errno));
+	self->page = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, self->page);
+	pc = self->page;
+	ASSERT_EQ(1, (int)pc->cap_user_rdpmc);
+	ASSERT_NE(0, pc->index);
+	a = read_self(pc);
+	pmu_loop(1000000);
+	b = read_self(pc);
+	ASSERT_EQ(sizeof(k), read(self->fd, &k, sizeof(k)));
+	TH_LOG("period %llu: %llu then %llu, read() %llu",
+	       (unsigned long long)attr.sample_period, (unsigned long long)a,
+	       (unsigned long long)b, (unsigned long long)k);
+	/* 2e6 instructions: about 20 overflows between the two reads. */
+	EXPECT_LT(a + 2000000 - 1, b);
+	EXPECT_LE(b, k);
+	EXPECT_LT(k - b, 100000);
+}
+
 static sigjmp_buf ill_jmp;
 
 static void on_sigill(int sig)
