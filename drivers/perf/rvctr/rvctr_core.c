@@ -377,10 +377,20 @@ static bool rvctr_overflow(struct rvctr_pmu *rp, struct rvctr_cpu *cpuc,
 	struct perf_sample_data data;
 	bool stopped = event->hw.state & PERF_HES_STOPPED;
 
+	bool due;
+
 	rvctr_update(rp, event);
 	/* prev_count is now the next period's: the counter needs it. */
 	cpuc->reload |= BIT(event->hw.idx);
-	if (!rvctr_set_period(rp, event))
+	due = rvctr_set_period(rp, event);
+	/*
+	 * The user page's offset is the count less prev_count: a task that
+	 * reads its counter directly needs the new one (as every sampling
+	 * PMU does on overflow; see perf_event_mmap_page::offset).
+	 */
+	if (event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT)
+		perf_event_update_userpage(event);
+	if (!due)
 		return !stopped;	/* a period longer than the counter */
 	if (stopped)
 		return false;
