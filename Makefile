@@ -22,6 +22,7 @@
 KERNEL ?= 6.12
 CROSS_COMPILE ?= riscv64-linux-gnu-
 VM := tools/testing/vm
+NPROC := $(shell nproc)
 BUILD := $(CURDIR)/build
 SUMMARY := tools/testing/tap-summary
 export KERNEL
@@ -77,9 +78,12 @@ peer-selftests: perf
 	@$(VM)/build-peer-selftests $(KERNEL) >/dev/null
 
 # Host unit tests (include/ and tools/), under ASan and UBSan.
+# make check fuzzes each target for UNIT_FUZZ_TIME seconds; make stress
+# for longer.
+UNIT_FUZZ_TIME ?= 10
 unit: setup
 	@mkdir -p $(BUILD)
-	@$(MAKE) -s -C tools/rvctr check | tee $(BUILD)/unit.tap
+	@$(MAKE) -s -C tools/rvctr check FUZZ_TIME=$(UNIT_FUZZ_TIME) | tee $(BUILD)/unit.tap
 
 # Guest tests on the emulated board; TAP files land in build/guest-test.
 # Counters are delegated (Smcdeleg/Ssccfg), as the driver prefers; the
@@ -297,12 +301,13 @@ run-guest-other:
 # one busy.
 check: setup
 	@rm -rf $(BUILD)/unit.tap $(BUILD)/guest-test $(OTHER)/guest-test $(BUILD)/check
-	@$(MAKE) --no-print-directory all rootfs other-module perf
+	@$(MAKE) --no-print-directory -j$(NPROC) all
+	@$(MAKE) --no-print-directory rootfs other-module perf
 	@$(MAKE) --no-print-directory series-check >/dev/null || true
 	@$(MAKE) --no-print-directory series-kernel
 	@$(VM)/edk2 >/dev/null
 	@$(MAKE) --no-print-directory profile-check-build
-	@$(MAKE) -s --no-print-directory -C tools/rvctr check-build
+	@$(MAKE) -s --no-print-directory -j$(NPROC) -C tools/rvctr check-build
 	@OTHER=$(OTHER) tools/testing/check
 
 demo: all rootfs
