@@ -259,7 +259,7 @@ check-slow: all rootfs perf
 # stock riscv_pmu_sbi kernel, on rvctr through SBI calls and with
 # delegated counters, and on the series kernel (shown, not judged), one
 # table, test by test (tools/testing/vm/parity; results in build/parity;
-# -icount shift=3,sleep=off boards).  An hour or more on two cores: not
+# -icount sleep=off boards, perf in tmpfs).  An hour or more on two cores: not
 # part of make check.
 parity: all rootfs peer-selftests
 	@$(VM)/parity
