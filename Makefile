@@ -261,9 +261,11 @@ check-slow: all rootfs perf
 	$(SUMMARY) $(BUILD)/guest-test-slow
 
 # The peer suites (perf test, perf_events and BPF branch selftests) on the
-# stock riscv_pmu_sbi kernel and on rvctr through SBI calls and with
-# delegated counters, one table, test by test (tools/testing/vm/parity;
-# results in build/parity).  Hours on two cores: not part of make check.
+# stock riscv_pmu_sbi kernel, on rvctr through SBI calls and with
+# delegated counters, and on the series kernel (shown, not judged), one
+# table, test by test (tools/testing/vm/parity; results in build/parity;
+# -icount sleep=off boards, perf in tmpfs).  An hour or more on two cores: not
+# part of make check.
 parity: all rootfs peer-selftests
 	@$(VM)/parity
 

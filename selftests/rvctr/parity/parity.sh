@@ -8,9 +8,8 @@
 # Results go to $RVCTR_OUT/results.tsv, one row a test:
 #   suite <TAB> id <TAB> name <TAB> Ok|FAILED|Skip <TAB> reason <TAB> seconds
 # and each test's output to $RVCTR_OUT/logs/.  A test that outlives
-# PARITY_TEST_TIMEOUT (seconds, default 300; under -icount
-# the guest's seconds count 10^9 instructions) is killed and is a FAILED
-# row.  PARITY_PERF_TESTS="N M ..." runs only those perf tests (by
+# PARITY_TEST_TIMEOUT guest seconds (default 300; the host's parity
+# passes 300 << the -icount shift) is killed and is a FAILED row.  PARITY_PERF_TESTS="N M ..." runs only those perf tests (by
 # number).
 #
 # perf is the one built from the bench kernel's source (build-perf,
@@ -35,7 +34,9 @@ tmo=${PARITY_TEST_TIMEOUT:-300}
 perfdir=/opt/rvctr/perf
 res="$out/results.tsv"
 logs="$out/logs"
-mkdir -p "$logs"
+# Each test writes its log in tmpfs (see stage_local), copied to /out after.
+tlogs=/run/parity-logs
+mkdir -p "$logs" "$tlogs"
 # PARITY_APPEND=1 adds to an earlier run's results (the host's
 # PARITY_RESUME).
 [ -n "${PARITY_APPEND:-}" ] || : >"$res"
@@ -51,8 +52,26 @@ row() {
 	echo "parity: $1 $2 $3: $4${r:+ ($r)} [$6 s]"
 }
 
+# perf and the peer selftests run from tmpfs, not from the host's 9p
+# shares: every exec of perf would read its 19 MB from the host again (9p
+# has no page cache here), and while the board idles waiting for the host
+# its clock runs on (in real time with -icount sleep=on; with sleep=off it
+# jumps to the next timer): a test's own time limits (perf's
+# wait_for_threads: 5 s for `perf test -w thloop` to start) then measure the
+# host's load.  Copied once, mounted over the share, so perf's compiled-in
+# paths still hold.
+stage_local() {
+	local src=$1 dst
+	[ -d "$src" ] || return 0
+	dst=/run/parity$(echo "$src" | tr / _)
+	mkdir -p "$dst" && cp -a "$src/." "$dst/" && mount --bind "$dst" "$src" ||
+		echo "parity: cannot copy $src to tmpfs, running it from 9p"
+}
+
 setup() {
 	local f
+	stage_local $perfdir
+	stage_local /opt/rvctr/selftests
 	echo -1 >/proc/sys/kernel/perf_event_paranoid
 	f=/proc/sys/kernel/perf_user_access
 	[ -w $f ] && echo 1 >$f
@@ -85,10 +104,11 @@ suite_perf() {
 	ids=${PARITY_PERF_TESTS:-$($perf test list 2>&1 |
 		sed -n -E 's/^ *([0-9]+): .*/\1/p')}
 	for id in $ids; do
-		log="$logs/perf-$id.log"
+		log=$tlogs/perf-$id.log
 		t0=$SECONDS
 		(cd /tmp && timeout -k 10 "$tmo" $perf test -S -v "$id") >"$log" 2>&1
 		rc=$?
+		cp "$log" "$logs/"
 		n=0
 		# (no process substitution: the board has no /dev/fd)
 		sed -e 's/\x1b\[[0-9;]*m//g' "$log" >"$log.txt"
@@ -125,10 +145,11 @@ run_kselftests() {
 	for t in "$dir"/*; do
 		[ -x "$t" ] && [ -f "$t" ] || continue
 		name=$(basename "$t")
-		log="$logs/$suite-$name.log"
+		log=$tlogs/$suite-$name.log
 		t0=$SECONDS
 		(cd /tmp && timeout -k 10 "$tmo" "$t") >"$log" 2>&1
 		rc=$?
+		cp "$log" "$logs/"
 		n=0
 		# Children's output can run into a TAP line (remove_on_exec's
 		# exec_stress writes "*" and NULs from each exec'd child).
@@ -171,10 +192,11 @@ suite_bpf() {
 		row bpf - "BPF branch selftests" Skip "not built: no $d/bpf_runner" 0
 		return
 	fi
-	log="$logs/bpf.log"
+	log=$tlogs/bpf.log
 	t0=$SECONDS
 	(cd $d && timeout -k 10 "$tmo" ./bpf_runner) >"$log" 2>&1
 	rc=$?
+	cp "$log" "$logs/"
 	# #NN[/M] name[/sub]:OK|SKIP|FAIL
 	while IFS= read -r line; do
 		[[ "$line" =~ ^#([0-9]+(/[0-9]+)?)\ +([^:]+):(OK|SKIP|FAIL) ]] || continue
