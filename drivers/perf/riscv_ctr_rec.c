@@ -92,10 +92,12 @@ unsigned int riscv_ctr_type_to_perf(unsigned int type)
 /* ---- the record template ---- */
 
 /*
- * The flags word of an entry recorded in kernel or user mode, of
+ * The flags word of an entry whose target is in kernel or user mode, of
  * ctrdata.TYPE @type, filled through the bitfields of perf_branch_entry
- * as @bst asks.  Without MISP support (CTR v1.0 makes ctrtarget.MISP
- * optional) neither mispred nor predicted is claimed (perf prints '-').
+ * as @bst asks.  As on arm64's BRBE, the type and the privilege are
+ * always given and PERF_SAMPLE_BRANCH_NO_FLAGS drops only the prediction
+ * bits.  Without MISP support (CTR v1.0 makes ctrtarget.MISP optional)
+ * neither mispred nor predicted is claimed (perf prints '-').
  */
 static u64 ctr_tmpl_word(bool kernel, unsigned int type, bool mispred,
 			 bool predicted, u64 bst)
@@ -106,8 +108,8 @@ static u64 ctr_tmpl_word(bool kernel, unsigned int type, bool mispred,
 	if (!(bst & PERF_SAMPLE_BRANCH_NO_FLAGS)) {
 		b.pe.mispred = mispred;
 		b.pe.predicted = predicted;
-		b.pe.type = riscv_ctr_type_to_perf(type);
 	}
+	b.pe.type = riscv_ctr_type_to_perf(type);
 	b.pe.priv = kernel ? PERF_BR_PRIV_KERNEL : PERF_BR_PRIV_USER;
 	return b.flags;
 }

@@ -141,7 +141,7 @@ union riscv_ctr_entry {
  * the cycle count.
  */
 struct riscv_ctr_tmpl {
-	u64 word[2][RISCV_CTR_NR_TYPES];	/* [kernel priv][ctrdata.TYPE] */
+	u64 word[2][RISCV_CTR_NR_TYPES];	/* [kernel target][ctrdata.TYPE] */
 	u64 misp_flip;		/* XORed in when MISP is set; 0 if not reported */
 	u64 key;		/* what it was built for: riscv_ctr_tmpl_key() */
 	bool kernel_ok;
@@ -184,7 +184,7 @@ static inline int riscv_ctr_fast(const struct riscv_ctr_tmpl *__restrict t,
 		return RISCV_CTR_END;
 	if (!t->kernel_ok && ((from | to) >> 63))
 		return RISCV_CTR_HIDDEN;
-	w = t->word[(from ? from : to) >> 63][riscv_ctr_type(data)];
+	w = t->word[(to ? to : from) >> 63][riscv_ctr_type(data)];
 	if (target & CTRTARGET_MISP)
 		w ^= t->misp_flip;
 	if (t->cycles && (data & CTRDATA_CCV))

@@ -68,8 +68,8 @@ static int ctr_convert(const struct riscv_ctr_tmpl *t,
 }
 
 /*
- * Entries read on a QEMU board through the module's debugfs snapshot
- * (user-mode recording of cat, sctrctl 0x1001: U and LCOFIFRZ, depth 16),
+ * Entries recorded on QEMU 10's virt board while cat ran (sctrctl
+ * 0x1001: U and LCOFIFRZ, depth 16), read through sireg/sireg2/sireg3,
  * newest first; entry 11 was never written (V = 0) and ends the stack,
  * the one after it is stale.  QEMU implements neither MISP nor cycle
  * counting.
@@ -100,6 +100,7 @@ static void riscv_ctr_rec_test_recorded(struct kunit *test)
 	};
 	struct riscv_ctr_tmpl t;
 	struct perf_branch_entry pe;
+	u64 newer_from = ~0ULL;
 	int ret = RISCV_CTR_OK;
 	unsigned int i;
 
@@ -119,6 +120,9 @@ static void riscv_ctr_rec_test_recorded(struct kunit *test)
 		KUNIT_ASSERT_LT(test, i, ARRAY_SIZE(want_type));
 		w.type = want_type[i];
 		ctr_expect(test, &pe, &w, i);
+		/* The hart ran straight from this target to the newer source. */
+		KUNIT_EXPECT_TRUE(test, pe.to <= newer_from);
+		newer_from = pe.from;
 	}
 	KUNIT_EXPECT_EQ(test, ret, RISCV_CTR_END);
 	KUNIT_EXPECT_EQ(test, i, ARRAY_SIZE(want_type));
@@ -167,9 +171,8 @@ static void riscv_ctr_rec_test_types(struct kunit *test)
 		ctr_expect(test, &pe, &wu, type);
 		KUNIT_EXPECT_EQ(test, ctr_convert(&t, &k, &pe), RISCV_CTR_OK);
 		ctr_expect(test, &pe, &wk, type);
-		/* NO_FLAGS: no type, the privilege still. */
+		/* NO_FLAGS drops only the prediction bits (arm64 BRBE too). */
 		KUNIT_EXPECT_EQ(test, ctr_convert(&nf, &k, &pe), RISCV_CTR_OK);
-		wk.type = PERF_BR_UNKNOWN;
 		ctr_expect(test, &pe, &wk, type);
 	}
 }
@@ -204,9 +207,8 @@ static void riscv_ctr_rec_test_misp(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctr_convert(&t, &hit, &pe), RISCV_CTR_OK);
 	ctr_expect(test, &pe, &w, 3);
 
-	/* NO_FLAGS drops the prediction bits too. */
+	/* NO_FLAGS drops the prediction bits, and only them. */
 	riscv_ctr_tmpl_init(&t, true, USER_BST | PERF_SAMPLE_BRANCH_NO_FLAGS);
-	w.type = PERF_BR_UNKNOWN;
 	KUNIT_EXPECT_EQ(test, ctr_convert(&t, &miss, &pe), RISCV_CTR_OK);
 	ctr_expect(test, &pe, &w, 4);
 }
@@ -297,8 +299,9 @@ static void riscv_ctr_rec_test_ntbr(struct kunit *test)
  * An event that may not see the kernel gets no entry with a kernel
  * address at either end (a trap into the kernel, a return from it), and
  * the copy goes on past it; one that may gets the entry, its privilege
- * from the source, or from the target when the source is 0 (a trap taken
- * from a mode CTR did not record).  V = 0 ends the stack.
+ * that of the target (as BRBINF.EL on arm64), or of the source when the
+ * target is 0 (an external trap, CTR v1.0 "External Traps").  V = 0 ends
+ * the stack.
  */
 static void riscv_ctr_rec_test_priv(struct kunit *test)
 {
@@ -311,6 +314,7 @@ static void riscv_ctr_rec_test_priv(struct kunit *test)
 	const struct riscv_ctr_raw nosrc = { CTRSOURCE_VALID, KADDR(0x100),
 					     CTRDATA_TYPE_INTERRUPT };
 	const struct riscv_ctr_raw user = { 0x1001, 0x2000, CTRDATA_TYPE_DIRECT_CALL };
+	const struct riscv_ctr_raw ext = { 0x1001, 0, CTRDATA_TYPE_EXCEPTION };
 	const struct riscv_ctr_raw invalid = { KADDR(0x200), KADDR(0x300),
 					       CTRDATA_TYPE_RETURN };
 	struct ctr_want w;
@@ -327,16 +331,19 @@ static void riscv_ctr_rec_test_priv(struct kunit *test)
 
 	riscv_ctr_tmpl_init(&t, false, ALL_BST);
 	w = (struct ctr_want){ 0x10000, KADDR(0x100), PERF_BR_SYSCALL,
-			       PERF_BR_PRIV_USER };
+			       PERF_BR_PRIV_KERNEL };
 	KUNIT_EXPECT_EQ(test, ctr_convert(&t, &into, &pe), RISCV_CTR_OK);
 	ctr_expect(test, &pe, &w, 0);
 	w = (struct ctr_want){ KADDR(0x200), 0x10004, PERF_BR_ERET,
-			       PERF_BR_PRIV_KERNEL };
+			       PERF_BR_PRIV_USER };
 	KUNIT_EXPECT_EQ(test, ctr_convert(&t, &outof, &pe), RISCV_CTR_OK);
 	ctr_expect(test, &pe, &w, 1);
 	w = (struct ctr_want){ 0, KADDR(0x100), PERF_BR_IRQ, PERF_BR_PRIV_KERNEL };
 	KUNIT_EXPECT_EQ(test, ctr_convert(&t, &nosrc, &pe), RISCV_CTR_OK);
 	ctr_expect(test, &pe, &w, 2);
+	w = (struct ctr_want){ 0x1000, 0, PERF_BR_SYSCALL, PERF_BR_PRIV_USER };
+	KUNIT_EXPECT_EQ(test, ctr_convert(&t, &ext, &pe), RISCV_CTR_OK);
+	ctr_expect(test, &pe, &w, 3);
 	KUNIT_EXPECT_EQ(test, ctr_convert(&t, &invalid, &pe), RISCV_CTR_END);
 }
 

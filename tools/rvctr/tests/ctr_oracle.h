@@ -29,12 +29,12 @@ static inline int ctr_oracle_to_perf(const struct riscv_ctr_raw *e,
 	if (!(bst & PERF_SAMPLE_BRANCH_NO_FLAGS)) {
 		pe->mispred = b.mispred;
 		pe->predicted = b.predicted;
-		pe->type = b.perf_type;
 	}
+	pe->type = b.perf_type;
 	if (!(bst & PERF_SAMPLE_BRANCH_NO_CYCLES))
 		pe->cycles = b.cycles;
-	/* The recording mode: a trap from a disabled mode has from == 0. */
-	pe->priv = riscv_ctr_is_kernel(b.from ? b.from : b.to) ?
+	/* The target's mode; an external trap has to == 0. */
+	pe->priv = riscv_ctr_is_kernel(b.to ? b.to : b.from) ?
 		   PERF_BR_PRIV_KERNEL : PERF_BR_PRIV_USER;
 	return RISCV_CTR_OK;
 }

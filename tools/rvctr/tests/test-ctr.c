@@ -236,7 +236,7 @@ static void test_perf_fast_fields(void)
 	     "user-only event: a record into the kernel is hidden");
 	T_EQ(riscv_ctr_fast(&t, 0x1000 | CTRSOURCE_VALID, 0x2000, CTRDATA_TYPE_DIRECT_CALL, &pe),
 	     RISCV_CTR_OK, "user call written");
-	T_EQ(pe.type, 0, "NO_FLAGS: no type");
+	T_EQ(pe.type, PERF_BR_CALL, "NO_FLAGS keeps the type");
 	T_EQ(pe.priv, PERF_BR_PRIV_USER, "user priv");
 	T_EQ(riscv_ctr_fast(&t, 0x1000, 0x2000, 0, &pe), RISCV_CTR_END, "V = 0 ends");
 }
