@@ -167,11 +167,15 @@ TEST(default_depth_fits_stock_perf)
 	ASSERT_EQ(0, depth & (depth - 1)) TH_LOG("not a CTR depth");
 }
 
-/* Software-only flags change what is reported, not what is recorded. */
+/*
+ * Software-only flags change what is reported, not what is recorded:
+ * no_flags drops the prediction bits and keeps the type and privilege
+ * (as arm64's BRBE), no_cycles drops the cycle count.
+ */
 TEST(flags_no_flags)
 {
 	struct ct_event ev;
-	int i, k, ret;
+	int i, k, ret, typed = 0;
 
 	if (!ct_have_ctr())
 		SKIP(return, "no CTR");
@@ -186,9 +190,13 @@ TEST(flags_no_flags)
 	ASSERT_GT(ev.nsamples, 0);
 	for (i = 0; i < ev.nsamples; i++)
 		for (k = 0; k < (int)ev.s[i].nr; k++) {
-			ASSERT_EQ(0, (int)ev.s[i].br[k].type);
+			ASSERT_EQ(0, (int)ev.s[i].br[k].mispred);
+			ASSERT_EQ(0, (int)ev.s[i].br[k].predicted);
 			ASSERT_EQ(0, (int)ev.s[i].br[k].cycles);
+			ASSERT_EQ(PERF_BR_PRIV_USER, (int)ev.s[i].br[k].priv);
+			typed += ev.s[i].br[k].type != PERF_BR_UNKNOWN;
 		}
+	ASSERT_GT(typed, 0) TH_LOG("no_flags dropped the branch types");
 	ct_close(&ev);
 }
 
@@ -211,6 +219,29 @@ TEST(filter_refused)
 	/* ctr_ntbr needs conditional branches in the filter. */
 	ASSERT_EQ(-EOPNOTSUPP, ct_open(&ev, PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL,
 				       1, PERIOD));
+}
+
+/*
+ * An SBI firmware event (config 63:62 = 2, SBI v2.0 "Firmware events")
+ * is counted by the SBI implementation: no overflow interrupt freezes
+ * CTR at a sample, so a branch stack is refused, even for counting.
+ */
+TEST(firmware_event_refused)
+{
+	struct perf_event_attr a;
+	struct ct_event ev;
+
+	if (!ct_have_ctr())
+		SKIP(return, "no CTR");
+	ct_attr(&a, PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER, 0, 0);
+	a.type = PERF_TYPE_RAW;
+	a.config = 2ULL << 62;	/* SBI_PMU_FW_MISALIGNED_LOAD */
+	ASSERT_EQ(-EOPNOTSUPP, ct_open_attr(&ev, &a));
+	/* The same event without a branch stack counts. */
+	a.sample_type = 0;
+	a.branch_sample_type = 0;
+	ASSERT_EQ(0, ct_open_attr(&ev, &a));
+	ct_close(&ev);
 }
 
 /*

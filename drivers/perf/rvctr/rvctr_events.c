@@ -374,8 +374,13 @@ int rvctr_event_map(struct rvctr_pmu *rp, struct perf_event *event)
 	}
 	if (ret)
 		return ret;
+	/*
+	 * The SBI implementation counts a firmware event (SBI v2.0 11.5):
+	 * no overflow interrupt, and nothing CTR could stop at.
+	 */
 	if (hwc->flags & RVCTR_F_FW)
-		return is_sampling_event(event) ? -EOPNOTSUPP : 0;
+		return is_sampling_event(event) || has_branch_stack(event) ?
+		       -EOPNOTSUPP : 0;
 	hwc->flags |= RVCTR_F_DELEG;
 	if (is_sampling_event(event))
 		hwc->extra_reg.config &= ~(BIT(0) | BIT(2));
