@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The part of the kernel's <kunit/test.h> that drivers/perf's KUnit
+ * suites use, so the host runs them as programs (under ASan and UBSan):
+ * TAP, one "ok"/"not ok" line a case after the failed expectations as
+ * "# " lines, and exit 1 if any failed.
+ * The kernel runs the same file (CONFIG_RISCV_PMU_CTR_KUNIT_TEST).
+ */
+#ifndef RVCTR_SHIM_KUNIT_TEST_H
+#define RVCTR_SHIM_KUNIT_TEST_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <linux/types.h>
+
+struct kunit {
+	const char *name;
+	int failed;
+};
+
+struct kunit_case {
+	void (*run)(struct kunit *test);
+	const char *name;
+};
+
+struct kunit_suite {
+	const char *name;
+	struct kunit_case *test_cases;
+};
+
+#define KUNIT_CASE(fn)	{ .run = fn, .name = #fn }
+
+/* Both operands are integers in every suite here: compare as such. */
+#define KUNIT_CHECK_(test, a, op, b, fatal, msg) do {				\
+	long long a_ = (long long)(a), b_ = (long long)(b);			\
+	if (!(a_ op b_)) {							\
+		printf("# %s: %s:%d: expected %s %s %s, got %lld and %lld\n", \
+		       (test)->name, __FILE__, __LINE__, #a, #op, #b, a_, b_);	\
+		msg;								\
+		(test)->failed = 1;						\
+		if (fatal)							\
+			return;							\
+	}									\
+} while (0)
+
+#define KUNIT_EXPECT_EQ(t, a, b)	KUNIT_CHECK_(t, a, ==, b, 0, )
+#define KUNIT_EXPECT_EQ_MSG(t, a, b, fmt, ...)					\
+	KUNIT_CHECK_(t, a, ==, b, 0, printf("# " fmt "\n", ##__VA_ARGS__))
+#define KUNIT_EXPECT_TRUE(t, c)		KUNIT_CHECK_(t, !!(c), ==, 1, 0, )
+#define KUNIT_EXPECT_FALSE(t, c)	KUNIT_CHECK_(t, !!(c), ==, 0, 0, )
+#define KUNIT_ASSERT_LT(t, a, b)	KUNIT_CHECK_(t, a, <, b, 1, )
+
+static inline int kunit_shim_run_(struct kunit_suite *s)
+{
+	struct kunit_case *c;
+	int n = 0, bad = 0;
+
+	for (c = s->test_cases; c->run; c++)
+		n++;
+	printf("TAP version 13\n# suite %s\n1..%d\n", s->name, n);
+	for (n = 0, c = s->test_cases; c->run; c++) {
+		struct kunit t = { .name = c->name };
+
+		c->run(&t);
+		printf("%sok %d - %s\n", t.failed ? "not " : "", ++n, c->name);
+		bad |= t.failed;
+	}
+	return bad;
+}
+
+#define kunit_test_suite(s)						\
+	int main(void) { return kunit_shim_run_(&(s)); }
+
+#define MODULE_DESCRIPTION(s)
+#define MODULE_LICENSE(s)
+#define MODULE_IMPORT_NS(s)
+
+#endif /* RVCTR_SHIM_KUNIT_TEST_H */
