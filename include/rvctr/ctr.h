@@ -1,21 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * RISC-V Control Transfer Records (Smctr/Ssctr, ratified v1.0): the
- * register layout, written once.
+ * register layout and the SCTRCLR instruction, written once.
  *
- * The names are those arch/riscv/include/asm/csr.h would carry (the Rivos
- * series "riscv: pmu: Add support for Control Transfer Records Ext." v3
- * used them, Linux 7.3 has the Sscsrind and Smcdeleg ones): the upstream
- * series puts the first block into asm/csr.h, the module force-includes
- * this file ahead of its kernel's asm/csr.h (drivers/perf/rvctr/Kbuild),
- * and userspace reaches it through tools/include/shim/asm/csr.h.  Like
- * asm/csr.h it depends on <linux/bits.h> only (userspace: the shim's), so
- * the block can go into asm/csr.h as it is.  The decoders and everything
- * built on them are in drivers/perf/riscv_ctr_rec.h, shared by the kernel,
- * the tool and the host tests.
+ * The names are those the kernel headers carry for their neighbours
+ * (Linux 7.3 has the Sscsrind and Smcdeleg ones).  The upstream series
+ * (make series) puts the first block into asm/csr.h and the second into
+ * asm/insn-def.h; the module force-includes this file ahead of its
+ * kernel's headers (drivers/perf/rvctr/Kbuild), and userspace reaches it
+ * through tools/include/shim/asm/csr.h.  Like asm/csr.h it depends on
+ * <linux/bits.h> only (userspace: the shim's), so the blocks go into the
+ * kernel headers as they are.  The decoders and everything built on them
+ * are in drivers/perf/riscv_ctr_rec.h, shared by the kernel, the tool and
+ * the host tests.
  *
- * Note: the v0.1.4 draft in the seeds has other CSR numbers and bit
- * positions; v1.0 is what hardware and QEMU 10 implement.
+ * CSR numbers and bit positions are those of v1.0, which QEMU 10
+ * implements; the 0.x drafts differ.
  */
 #ifndef RVCTR_CTR_H
 #define RVCTR_CTR_H
