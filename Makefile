@@ -224,9 +224,12 @@ run-guest-smp4:
 # module; cached by the series' content); series-steps builds it patch by
 # patch (build/series-steps.log).  run-guest-series boots it on an
 # -icount board and runs the branch-stack selftests that need no module
-# (the module-only parts, its debugfs and rmmod, skip there).
+# (the module-only parts, its debugfs and rmmod, skip there), and
+# ctr_kunit_test, which turns the report of the series' KUnit suite
+# (riscv_ctr_rec, run at boot) into a TAP line.
 SERIES_TESTS := ctr_brstack_test ctr_callstack_test ctr_isolation_test \
-	ctr_bpf_test ctr_spurious_test brstack_perf_test
+	ctr_bpf_test ctr_spurious_test brstack_perf_test ctr_kunit_test
+export SERIES_TESTS
 SERIES_RUN = $(VM)/run --kernel series --icount --smp 1
 
 series: setup
