@@ -2,6 +2,7 @@
 /* The kernel's and its modules' maps; see rvctr/kmaps.h. */
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,7 +110,9 @@ static void read_modules(struct synth *s)
 	FILE *f = open_in_root(s, "/proc/modules", path, sizeof(path));
 
 	if (!f) {
-		warn(s, "%s: cannot read it: no module maps", path);
+		/* absent: a kernel without modules (CONFIG_MODULES=n) */
+		if (errno != ENOENT)
+			warn(s, "%s: %s: no module maps", path, strerror(errno));
 		return;
 	}
 	s->mods = calloc(MAX_MODULES, sizeof(*s->mods));
@@ -146,6 +149,8 @@ static void read_modules(struct synth *s)
 		m->name[nl] = 0;
 		s->nr_mods++;
 	}
+	if (ferror(f))
+		warn(s, "%s: %s: module maps missing", path, strerror(errno));
 	free(line);
 	fclose(f);
 	if (zero)
@@ -257,6 +262,7 @@ static int read_kallsyms(struct synth *s, struct kernel_syms *k, char *path, siz
 	char *line = NULL, *p, type, *name;
 	size_t cap = 0;
 	uint64_t addr;
+	int err;
 	FILE *f = open_in_root(s, "/proc/kallsyms", path, pathlen);
 
 	memset(k, 0, sizeof(*k));
@@ -286,9 +292,11 @@ static int read_kallsyms(struct synth *s, struct kernel_syms *k, char *path, siz
 		if (k->have_text && k->have_edata)
 			break;
 	}
+	err = ferror(f) ? errno : 0;
 	free(line);
 	fclose(f);
-	return 0;
+	errno = err;
+	return err ? -1 : 0;
 }
 
 static int write_kernel(struct synth *s)
@@ -301,7 +309,7 @@ static int write_kernel(struct synth *s)
 	unsigned int i;
 
 	if (read_kallsyms(s, &k, path, sizeof(path))) {
-		warn(s, "%s: cannot read it: no kernel map", path);
+		warn(s, "%s: %s: no kernel map", path, strerror(errno));
 		return 0;
 	}
 	if (!k.have_text && !k.have_stext) {

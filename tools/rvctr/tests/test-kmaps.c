@@ -291,9 +291,25 @@ static void test_restricted(void)
 	snprintf(path, sizeof(path), "%s/proc/modules", root);
 	unlink(path);
 	T_EQ(synthesize(&k), 0, "no _text/_stext, no modules: synthesize succeeds");
-	T_OK(strstr(k.warning, "no _text or _stext") && strstr(k.warning, "/proc/modules"),
-	     "the warning names both");
+	T_OK(strstr(k.warning, "no _text or _stext") && !strstr(k.warning, "modules"),
+	     "the warning names kallsyms (no /proc/modules: a kernel without modules)");
 	T_OK(read_back(&rb) >= 0 && rb.nr == 0, "and no map is written");
+	mkdir(path, 0755);	/* unreadable */
+	T_EQ(synthesize(&k), 0, "unreadable /proc/modules: synthesize succeeds");
+	T_OK(strstr(k.warning, "/proc/modules") != NULL, "the warning names it");
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/proc/kallsyms", root);
+	unlink(path);
+	mkdir(path, 0755);	/* opens, does not read */
+	T_EQ(synthesize(&k), 0, "unreadable /proc/kallsyms: synthesize succeeds");
+	T_OK(strstr(k.warning, "kallsyms: Is a directory") && strstr(k.warning, "no kernel map"),
+	     "the warning says why");
+	rmdir(path);
+	T_EQ(synthesize(&k), 0, "no /proc/kallsyms: synthesize succeeds");
+	T_OK(strstr(k.warning, "kallsyms: No such file") && strstr(k.warning, "no kernel map"),
+	     "the warning says why");
+	printf("# %s\n", k.warning);
+	snprintf(path, sizeof(path), "%s/proc/modules", root);
 	put_text("proc/modules", "garbage\nx 0 0 - Live 0xffffffff01000000\n");
 	T_EQ(synthesize(&k), 0, "malformed /proc/modules");
 	T_OK(strstr(k.warning, "2 lines not understood") != NULL, "malformed lines are counted");
