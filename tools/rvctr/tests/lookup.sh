@@ -195,7 +195,19 @@ if "$CC_GNU" -nostdlib -static -no-pie -Wl,-Ttext=0xffffffff80000000 -Wl,-e,_tex
 		'^handle_thing\+0x40 +handle_thing\+0x0 ' "$T_DIR/r.data" --vmlinux "$T_DIR/vmlinux"
 	report_has_in "rvctr record's module map: symbols from kallsyms" '%  \[rvctr\]: ctr_read$' \
 		"$T_DIR/r.data" --vmlinux "$T_DIR/vmlinux" --kallsyms "$T_DIR/kallsyms-mod"
+	# with the kernel's build id (/sys/kernel/notes), the kallsyms that
+	# perf's build-id cache keeps for it: [kernel.kallsyms]/ID/kallsyms
+	kid=00112233445566778899aabbccddeeff01234567
+	mkdir -p "$T_DIR/root/sys/kernel" "$T_DIR/kcache/[kernel.kallsyms]/$kid"
+	printf '\4\0\0\0\24\0\0\0\3\0\0\0GNU\0' >"$T_DIR/root/sys/kernel/notes"
+	printf "$(echo $kid | sed 's/../\\x&/g')" >>"$T_DIR/root/sys/kernel/notes"
+	cp "$T_DIR/kallsyms-mod" "$T_DIR/kcache/[kernel.kallsyms]/$kid/kallsyms"
+	"$SYNTH" "$T_DIR/rb.data" <"$T_DIR/rdesc" 2>"$T_LOG"
+	report_has_in "rvctr record's kernel build id: kallsyms from perf's build-id cache" \
+		'%  \[kernel.kallsyms\]_text: handle_thing$' "$T_DIR/rb.data" --buildid-dir "$T_DIR/kcache"
 	if command -v perf >/dev/null; then
+		check "perf buildid-list: the kernel's build id" sh -c \
+			"perf buildid-list -i '$T_DIR/rb.data' | grep -qx '$kid \[kernel.kallsyms\]'"
 		# perf reads the map as its own: the vmlinux relocated by it
 		if perf report -i "$T_DIR/r.data" --vmlinux "$T_DIR/vmlinux" --stdio \
 			--sort dso,sym >"$T_LOG" 2>&1 &&
