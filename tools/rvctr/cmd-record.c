@@ -60,7 +60,10 @@ static const char record_usage[] =
 	"      --progress       show progress even when stderr is not a terminal\n"
 	"  -h, --help           this text\n"
 	"\n"
-	"Needs a PMU with branch stacks: /sys/bus/event_source/devices/cpu/caps/branches.\n";
+	"Needs a PMU with branch stacks: /sys/bus/event_source/devices/cpu/caps/branches.\n"
+	"The file starts with the kernel's and modules' maps (from /proc/kallsyms\n"
+	"and /proc/modules, as perf record writes them), unless kernel pointers are\n"
+	"hidden (kptr_restrict).\n";
 
 static volatile sig_atomic_t stop;
 
