@@ -78,14 +78,15 @@ fi
 
 # The kernel's and modules' maps, first in every recording as perf record
 # writes them (tools/perf/util/synthetic-events.c): the kernel map at
-# _text (else _stext) of /proc/kallsyms with pgoff the same address (what
-# perf report relocates a vmlinux by), a map per /proc/modules line.
+# _text (else _stext; a text symbol, as perf's ref_reloc_sym) of
+# /proc/kallsyms with pgoff the same address (what perf report relocates
+# a vmlinux by), a map per /proc/modules line.
 # perf script --show-mmap-events prints them as
 #   PERF_RECORD_MMAP2 -1/0: [0xSTART(0xLEN) @ PGOFF ...]: ... NAME
-ref=$(awk '$3 == "_text" { print $1; exit }' /proc/kallsyms 2>/dev/null)
+ref=$(awk '$3 == "_text" && $2 ~ /^[TtWwA]$/ { print $1; exit }' /proc/kallsyms 2>/dev/null)
 refname=_text
 if [ -z "$ref" ]; then
-	ref=$(awk '$3 == "_stext" { print $1; exit }' /proc/kallsyms 2>/dev/null)
+	ref=$(awk '$3 == "_stext" && $2 ~ /^[TtWwA]$/ { print $1; exit }' /proc/kallsyms 2>/dev/null)
 	refname=_stext
 fi
 if ! command -v perf >/dev/null || [ ! -s "$d/a.data" ]; then

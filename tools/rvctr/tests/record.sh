@@ -35,7 +35,7 @@ if command -v perf >/dev/null; then
 		"perf buildid-list -i '$T_DIR/r.data' | grep -q ' /'"
 	# the kernel's map, as perf record writes it (rvctr/kmaps.h): at _text
 	# of /proc/kallsyms, pgoff the same, unless kernel pointers are hidden
-	ref=$(awk '$3 == "_text" { print $1; exit }' /proc/kallsyms 2>/dev/null)
+	ref=$(awk '$3 == "_text" && $2 ~ /^[TtWwA]$/ { print $1; exit }' /proc/kallsyms 2>/dev/null)
 	if [ -n "$ref" ] && [ $((0x$ref)) -ne 0 ]; then
 		k=$(printf '%x' $((0x$ref)))
 		check "the kernel's map: [kernel.kallsyms]_text at 0x$k, pgoff 0x$k" sh -c \
