@@ -76,6 +76,68 @@ else
 	sed 's/^/# /' "$d/log"
 fi
 
+# The kernel's and modules' maps, first in every recording as perf record
+# writes them (tools/perf/util/synthetic-events.c): the kernel map at
+# _text (else _stext; a text symbol, as perf's ref_reloc_sym) of
+# /proc/kallsyms with pgoff the same address (what perf report relocates
+# a vmlinux by), a map per /proc/modules line.
+# perf script --show-mmap-events prints them as
+#   PERF_RECORD_MMAP2 -1/0: [0xSTART(0xLEN) @ PGOFF ...]: ... NAME
+ref=$(awk '$3 == "_text" && $2 ~ /^[TtWwA]$/ { print $1; exit }' /proc/kallsyms 2>/dev/null)
+refname=_text
+if [ -z "$ref" ]; then
+	ref=$(awk '$3 == "_stext" && $2 ~ /^[TtWwA]$/ { print $1; exit }' /proc/kallsyms 2>/dev/null)
+	refname=_stext
+fi
+if ! command -v perf >/dev/null || [ ! -s "$d/a.data" ]; then
+	skip "rvctr record -a: kernel and module maps" "no perf, or no -a recording"
+elif [ -z "$ref" ] || [ $((0x$ref)) -eq 0 ]; then
+	skip "rvctr record -a: kernel and module maps" \
+		"no _text/_stext in /proc/kallsyms, or kernel pointers restricted (kptr_restrict)"
+else
+	perf script -i "$d/a.data" --show-mmap-events 2>/dev/null |
+		grep 'PERF_RECORD_MMAP2 -1/' >"$d/kmaps.txt"
+	k=$(printf '%x' $((0x$ref)))
+	if grep -qE "PERF_RECORD_MMAP2 -1/0: \[0x$k\(0x[0-9a-f]+\) @ 0x$k .*\[kernel\.kallsyms\]$refname\$" \
+		"$d/kmaps.txt"; then
+		ok "rvctr record -a: kernel map [kernel.kallsyms]$refname at 0x$k, pgoff 0x$k"
+	else
+		fail "rvctr record -a: no kernel map [kernel.kallsyms]$refname at 0x$k"
+		sed 's/^/# /' "$d/kmaps.txt" | head -5
+	fi
+	# the first module with an address (the driver's, on most runs)
+	read -r mname msize maddr <<<"$(awk '$6 ~ /^0x/ && $6 !~ /^0x0+$/ \
+		{ print $1, $2, $6; exit }' /proc/modules 2>/dev/null)"
+	if [ -z "${maddr:-}" ]; then
+		skip "rvctr record -a: module maps" "no module loaded"
+	else
+		m=$(printf '%x' $((maddr)))
+		l=$(printf '%x' "$msize")
+		if grep -qE "PERF_RECORD_MMAP2 -1/0: \[0x$m\(0x$l\) @ (0|0x0) .*(\[$mname\]|/[^ ]*\.ko(\.[a-z]+)?)\$" \
+			"$d/kmaps.txt"; then
+			ok "rvctr record -a: module map of $mname at 0x$m, 0x$l bytes"
+		else
+			fail "rvctr record -a: no module map of $mname at 0x$m, 0x$l bytes"
+			sed 's/^/# /' "$d/kmaps.txt" | head -5
+		fi
+	fi
+	# kernel samples of a recording that includes the kernel resolve:
+	# without the map perf shows them as [unknown], rvctr report as
+	# [kernel.kallsyms] without the reference symbol
+	if $rvctr record -j any,u,k -c $period -o "$d/k.data" -- \
+		dd if=/dev/zero of=/dev/null bs=512 count=50000 2>"$d/log"; then
+		check "rvctr record -j any,u,k: perf attributes kernel samples to [kernel.kallsyms]" \
+			sh -c "perf script -i '$d/k.data' -F ip,dso 2>/dev/null |
+			       grep -q '(\[kernel\.kallsyms\])'"
+		check "rvctr record -j any,u,k: rvctr report resolves by the kernel map" \
+			sh -c "$rvctr report -n 1000 --kallsyms /proc/kallsyms '$d/k.data' 2>&1 |
+			       grep -qE '%  \[kernel\.kallsyms\]$refname: [A-Za-z_]'"
+	else
+		fail "rvctr record -j any,u,k -- dd"
+		sed 's/^/# /' "$d/log"
+	fi
+fi
+
 check "convert to SPE-like samples" $rvctr convert -f spe -o "$d/s.data" "$d/r.data"
 if command -v perf >/dev/null; then
 	check "perf script reads SPE-like samples" sh -c \

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * rvctr record: run a command with branch-stack sampling through libperf,
- * drain the ring buffers and write perf.data (COMM, MMAP2, SAMPLE records,
- * HEADER_BUILD_ID and HEADER_ARCH) that stock perf reads.
+ * drain the ring buffers and write perf.data (the kernel's and modules'
+ * maps, COMM, MMAP2, SAMPLE records, HEADER_BUILD_ID and HEADER_ARCH) that
+ * stock perf reads.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -24,6 +25,7 @@
 #include <perf/mmap.h>
 #include <perf/threadmap.h>
 
+#include <rvctr/kmaps.h>
 #include <rvctr/perf_data.h>
 #include <rvctr/symtab.h>
 #include "builtin.h"
@@ -58,7 +60,10 @@ static const char record_usage[] =
 	"      --progress       show progress even when stderr is not a terminal\n"
 	"  -h, --help           this text\n"
 	"\n"
-	"Needs a PMU with branch stacks: /sys/bus/event_source/devices/cpu/caps/branches.\n";
+	"Needs a PMU with branch stacks: /sys/bus/event_source/devices/cpu/caps/branches.\n"
+	"The file starts with the kernel's and modules' maps (from /proc/kallsyms\n"
+	"and /proc/modules, as perf record writes them), unless kernel pointers are\n"
+	"hidden (kptr_restrict).\n";
 
 static volatile sig_atomic_t stop;
 
@@ -360,6 +365,22 @@ static void synth_all(struct recorder *r)
 		closedir(dp);
 }
 
+/*
+ * The kernel's and the modules' maps, first as perf record writes them:
+ * kernel samples and branches resolve, and perf report relocates a
+ * vmlinux by the kernel map (KASLR).  Kernel pointers that are hidden
+ * (kptr_restrict) give no map: said when kernel branches were asked for.
+ */
+static void synth_kernel(struct recorder *r, const struct perf_event_attr *a)
+{
+	struct rvctr_kmaps k;
+
+	if (rvctr_kmaps__synthesize(r->w, "", &k))
+		return;		/* the writer's error comes at close */
+	if (k.warning[0] && !a->exclude_kernel)
+		fprintf(stderr, "rvctr: warning: %s\n", k.warning);
+}
+
 static void write_comm(struct recorder *r, pid_t pid, const char *cmd)
 {
 	struct rvctr_comm c = { .pid = pid, .tid = pid };
@@ -432,6 +453,7 @@ static int record(char **argv, const char *output, struct perf_event_attr *a,
 		goto out;
 	}
 	rvctr_writer__set_arch(r.w, uname(&uts) ? "riscv64" : uts.machine);
+	synth_kernel(&r, a);
 	if (t->pid)
 		synth_process(&r, t->pid);
 	else if (t->cpus)

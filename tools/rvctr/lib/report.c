@@ -157,11 +157,16 @@ int rvctr_report__build_id(struct rvctr_report *r, const struct rvctr_build_id *
 	return 0;
 }
 
-/* The recorded build id of @name, or NULL. */
+/*
+ * The recorded build id of @name, or NULL.  perf records the kernel's as
+ * "[kernel.kallsyms]", whatever its map's reference symbol suffix.
+ */
 static const struct rvctr_build_id *recorded_id(const struct rvctr_report *r, const char *name)
 {
 	unsigned int i;
 
+	if (rvctr_symtab__is_kernel_name(name))
+		name = "[kernel.kallsyms]";
 	for (i = 0; i < r->nr_build_ids; i++)
 		if (!strcmp(r->build_ids[i].filename, name))
 			return &r->build_ids[i];

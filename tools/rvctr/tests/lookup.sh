@@ -172,6 +172,54 @@ if "$CC_GNU" -nostdlib -static -no-pie -Wl,-Ttext=0xffffffff80000000 -Wl,-e,_tex
 		"$T_DIR/m.data" --kallsyms "$T_DIR/kallsyms-mod" --vmlinux "$T_DIR/vmlinux"
 	report_has_in "module hot edge as symbol+offset" '^ctr_read\+0x40 +ctr_read\+0x0 ' \
 		"$T_DIR/m.data" --kallsyms "$T_DIR/kallsyms-mod"
+
+	# rvctr record's own maps (rvctr/kmaps.h), from that boot's /proc:
+	# the kernel map relocates the vmlinux, the module maps take their
+	# symbols from kallsyms
+	mkdir -p "$T_DIR/root/proc/sys/kernel" "$T_DIR/root/lib/modules/6.12.0/kernel/drivers/perf"
+	cp "$T_DIR/kallsyms-mod" "$T_DIR/root/proc/kallsyms"
+	printf 'rvctr 32768 0 - Live 0xffffffff01000000\nrvctr_x 16384 0 - Live 0xffffffff01010000\n' \
+		>"$T_DIR/root/proc/modules"
+	echo 6.12.0 >"$T_DIR/root/proc/sys/kernel/osrelease"
+	: >"$T_DIR/root/lib/modules/6.12.0/kernel/drivers/perf/rvctr_x.ko"
+	{
+		echo "kmaps $T_DIR/root"
+		grep '^sample' "$T_DIR/kdesc"
+		echo "sample 4242 0xffffffff01000110 0xffffffff01000140/0xffffffff01000100/2/0/3"
+	} >"$T_DIR/rdesc"
+	check "recording with rvctr record's kernel and module maps" "$SYNTH" "$T_DIR/r.data" \
+		<"$T_DIR/rdesc"
+	report_has_in "rvctr record's kernel map: --vmlinux relocated (KASLR)" \
+		'%  \[kernel.kallsyms\]_text: handle_thing$' "$T_DIR/r.data" --vmlinux "$T_DIR/vmlinux"
+	report_has_in "rvctr record's kernel map: hot edge as symbol+offset" \
+		'^handle_thing\+0x40 +handle_thing\+0x0 ' "$T_DIR/r.data" --vmlinux "$T_DIR/vmlinux"
+	report_has_in "rvctr record's module map: symbols from kallsyms" '%  \[rvctr\]: ctr_read$' \
+		"$T_DIR/r.data" --vmlinux "$T_DIR/vmlinux" --kallsyms "$T_DIR/kallsyms-mod"
+	# with the kernel's build id (/sys/kernel/notes), the kallsyms that
+	# perf's build-id cache keeps for it: [kernel.kallsyms]/ID/kallsyms
+	kid=00112233445566778899aabbccddeeff01234567
+	mkdir -p "$T_DIR/root/sys/kernel" "$T_DIR/kcache/[kernel.kallsyms]/$kid"
+	printf '\4\0\0\0\24\0\0\0\3\0\0\0GNU\0' >"$T_DIR/root/sys/kernel/notes"
+	printf "$(echo $kid | sed 's/../\\x&/g')" >>"$T_DIR/root/sys/kernel/notes"
+	cp "$T_DIR/kallsyms-mod" "$T_DIR/kcache/[kernel.kallsyms]/$kid/kallsyms"
+	"$SYNTH" "$T_DIR/rb.data" <"$T_DIR/rdesc" 2>"$T_LOG"
+	report_has_in "rvctr record's kernel build id: kallsyms from perf's build-id cache" \
+		'%  \[kernel.kallsyms\]_text: handle_thing$' "$T_DIR/rb.data" --buildid-dir "$T_DIR/kcache"
+	if command -v perf >/dev/null; then
+		check "perf buildid-list: the kernel's build id" sh -c \
+			"perf buildid-list -i '$T_DIR/rb.data' | grep -qx '$kid \[kernel.kallsyms\]'"
+		# perf reads the map as its own: the vmlinux relocated by it
+		if perf report -i "$T_DIR/r.data" --vmlinux "$T_DIR/vmlinux" --stdio \
+			--sort dso,sym >"$T_LOG" 2>&1 &&
+		   grep -qE '\[kernel\.kallsyms\] +\[k\] handle_thing$' "$T_LOG"; then
+			ok "perf report: rvctr record's kernel map relocates --vmlinux"
+		else
+			not_ok "perf report: rvctr record's kernel map relocates --vmlinux"
+			grep -v '^#' "$T_LOG" | grep . | head -8 | sed 's/^/# /'
+		fi
+	else
+		skip "perf report: rvctr record's kernel map relocates --vmlinux" "perf not installed"
+	fi
 else
 	not_ok "build a riscv64 vmlinux stand-in"
 	sed 's/^/# /' "$T_LOG"
@@ -223,7 +271,8 @@ else
 	skip "autofdo finds the binary" "clang-19 and lld-19 not installed"
 fi
 
-# rvctr record writes no kernel map: kernel addresses outside every map
+# a recording without a kernel map (rvctr record where kernel pointers are
+# restricted, as perf record there): kernel addresses outside every map
 grep -v 'kernel.kallsyms' "$T_DIR/desc" | "$SYNTH" "$T_DIR/a.data"
 report_has "kernel address outside every map: --kallsyms" \
 	"%  \[kernel.kallsyms\]: handle_thing\$" --kallsyms "$T_DIR/kallsyms"

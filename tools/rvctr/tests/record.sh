@@ -33,6 +33,31 @@ if command -v perf >/dev/null; then
 		"perf report -i '$T_DIR/r.data' --header-only | grep -q '# arch : $(uname -m)'"
 	check "HEADER_BUILD_ID names mapped files" sh -c \
 		"perf buildid-list -i '$T_DIR/r.data' | grep -q ' /'"
+	# the kernel's map, as perf record writes it (rvctr/kmaps.h): at _text
+	# of /proc/kallsyms, pgoff the same, unless kernel pointers are hidden
+	ref=$(awk '$3 == "_text" && $2 ~ /^[TtWwA]$/ { print $1; exit }' /proc/kallsyms 2>/dev/null)
+	if [ -n "$ref" ] && [ $((0x$ref)) -ne 0 ]; then
+		k=$(printf '%x' $((0x$ref)))
+		check "the kernel's map: [kernel.kallsyms]_text at 0x$k, pgoff 0x$k" sh -c \
+			"perf script -i '$T_DIR/r.data' --show-mmap-events 2>/dev/null | grep -qE \
+			 'PERF_RECORD_MMAP2 -1/0: \[0x$k\(0x[0-9a-f]+\) @ 0x$k .*\[kernel\.kallsyms\]_text\$'"
+		kid=$(perf buildid-list -k 2>/dev/null)
+		if [ -n "$kid" ]; then
+			check "HEADER_BUILD_ID: the kernel's, from /sys/kernel/notes" sh -c \
+				"perf buildid-list -i '$T_DIR/r.data' | grep -qx '$kid \[kernel.kallsyms\]'"
+		fi
+		# kernel samples: perf attributes them by the map ([unknown] without)
+		if $R record -e task-clock -j u,k -c 100000 -o "$T_DIR/kk.data" -- \
+			dd if=/dev/zero of=/dev/null bs=512 count=100000 >"$T_LOG" 2>&1; then
+			check "kernel samples attributed to [kernel.kallsyms] (perf report)" sh -c \
+				"perf report -i '$T_DIR/kk.data' --stdio --sort dso 2>/dev/null |
+				 grep -q '%  \[kernel\.kallsyms\]'"
+		else
+			skip "kernel samples attributed" "record -j u,k: $(head -1 "$T_LOG")"
+		fi
+	else
+		skip "the kernel's map" "no _text in /proc/kallsyms, or kernel pointers restricted"
+	fi
 	check "record -g: callchains" $R record -g -e task-clock -o "$T_DIR/g.data" -- sh -c "$work"
 	check "perf script shows the callchains" sh -c \
 		"perf script -i '$T_DIR/g.data' 2>/dev/null | grep -q '^[[:space:]]*[0-9a-f]* .*(/'"

@@ -7,7 +7,10 @@
  *   buildid FILENAME HEX             HEADER_BUILD_ID entry
  *   comm PID NAME
  *   mmap PID START LEN PGOFF FILENAME  an executable MMAP2
+ *   kmaps ROOT                       the kernel's and modules' maps as rvctr
+ *                                    record writes them, from ROOT/proc etc.
  *   sample PID IP FROM/TO/TYPE/M/CYCLES ...   entries newest first (hex);
+ *                                    cpumode kernel for an upper-half IP
  *                                    TYPE a PERF_BR_* number, M 1 mispredicted
  *   cpu N                            later records come from CPU N (-C)
  *   time T                           the next record's time (then +1 each)
@@ -21,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rvctr/kmaps.h>
 #include <rvctr/perf_data.h>
 
 static int die(unsigned int line, const char *what)
@@ -104,6 +108,15 @@ int main(int argc, char **argv)
 			m.pgoff = strtoull(f[3], NULL, 0);
 			snprintf(m.filename, sizeof(m.filename), "%s", f[4]);
 			rvctr_writer__mmap2(w, &m, time++, cpu);
+		} else if (!strcmp(tok, "kmaps")) {
+			char *root = strtok_r(NULL, " \t\n", &save);
+			struct rvctr_kmaps k;
+
+			if (!root)
+				return die(n, "kmaps ROOT");
+			rvctr_kmaps__synthesize(w, root, &k);
+			if (k.warning[0])
+				fprintf(stderr, "synth-perf: %s\n", k.warning);
 		} else if (!strcmp(tok, "sample")) {
 			char *pid = strtok_r(NULL, " \t\n", &save), *ip = strtok_r(NULL, " \t\n", &save);
 			struct rvctr_sample s = { .period = 10000, .branches = br };
@@ -112,6 +125,7 @@ int main(int argc, char **argv)
 				return die(n, "sample PID IP ENTRIES...");
 			s.pid = s.tid = strtoul(pid, NULL, 0);
 			s.ip = strtoull(ip, NULL, 0);
+			s.misc = (int64_t)s.ip < 0 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
 			s.time = time++;
 			s.cpu = cpu;
 			while ((tok = strtok_r(NULL, " \t\n", &save))) {
