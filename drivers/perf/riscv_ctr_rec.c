@@ -92,14 +92,14 @@ unsigned int riscv_ctr_type_to_perf(unsigned int type)
 /* ---- the record template ---- */
 
 /*
- * The flags word of an entry whose target is in kernel or user mode, of
- * ctrdata.TYPE @type, filled through the bitfields of perf_branch_entry
- * as @bst asks.  As on arm64's BRBE, the type and the privilege are
- * always given and PERF_SAMPLE_BRANCH_NO_FLAGS drops only the prediction
- * bits.  Without MISP support (CTR v1.0 makes ctrtarget.MISP optional)
- * neither mispred nor predicted is claimed (perf prints '-').
+ * The flags word of an entry of ctrdata.TYPE @type whose target is in
+ * mode @priv, filled through the bitfields of perf_branch_entry as @bst
+ * asks.  As on arm64's BRBE, the type and the privilege are always given
+ * and PERF_SAMPLE_BRANCH_NO_FLAGS drops only the prediction bits.
+ * Without MISP support (CTR v1.0 makes ctrtarget.MISP optional) neither
+ * mispred nor predicted is claimed (perf prints '-').
  */
-static u64 ctr_tmpl_word(bool kernel, unsigned int type, bool mispred,
+static u64 ctr_tmpl_word(unsigned int priv, unsigned int type, bool mispred,
 			 bool predicted, u64 bst)
 {
 	/* Zero every field, reserved bits included (perf copies them out). */
@@ -110,20 +110,25 @@ static u64 ctr_tmpl_word(bool kernel, unsigned int type, bool mispred,
 		b.pe.predicted = predicted;
 	}
 	b.pe.type = riscv_ctr_type_to_perf(type);
-	b.pe.priv = kernel ? PERF_BR_PRIV_KERNEL : PERF_BR_PRIV_USER;
+	b.pe.priv = priv;
 	return b.flags;
 }
 
 void riscv_ctr_tmpl_init(struct riscv_ctr_tmpl *t, bool has_misp, u64 bst)
 {
-	unsigned int k, type;
+	static const u8 priv[RISCV_CTR_TMPL_ROWS] = {
+		[RISCV_CTR_TMPL_USER]		= PERF_BR_PRIV_USER,
+		[RISCV_CTR_TMPL_KERNEL]		= PERF_BR_PRIV_KERNEL,
+		[RISCV_CTR_TMPL_NO_TARGET]	= PERF_BR_PRIV_UNKNOWN,
+	};
+	unsigned int row, type;
 
-	for (k = 0; k < 2; k++)
+	for (row = 0; row < RISCV_CTR_TMPL_ROWS; row++)
 		for (type = 0; type < RISCV_CTR_NR_TYPES; type++)
-			t->word[k][type] = ctr_tmpl_word(k, type, false,
-							 has_misp, bst);
+			t->word[row][type] = ctr_tmpl_word(priv[row], type, false,
+							   has_misp, bst);
 	t->misp_flip = t->word[0][0] ^
-		       ctr_tmpl_word(false, 0, has_misp, false, bst);
+		       ctr_tmpl_word(priv[0], 0, has_misp, false, bst);
 	t->kernel_ok = bst & PERF_SAMPLE_BRANCH_KERNEL;
 	t->cycles = !(bst & PERF_SAMPLE_BRANCH_NO_CYCLES);
 	t->key = riscv_ctr_tmpl_key(has_misp, bst);

@@ -135,13 +135,24 @@ union riscv_ctr_entry {
 
 /*
  * The sample path's conversion: riscv_ctr_fast() looks up the flags word
- * of perf_branch_entry (the bitfields) for the recording mode and
+ * of perf_branch_entry (the bitfields) for the target's mode and
  * ctrdata.TYPE in a table that riscv_ctr_tmpl_init() fills through the
  * bitfields, so it assumes nothing of their layout, and adds MISP and
- * the cycle count.
+ * the cycle count.  priv is the target's mode, as arm64's BRBE gives the
+ * exception level at the target; a record without a target (ctrtarget 0:
+ * a trap return into a mode CTR does not record, or an external trap,
+ * CTR v1.0 "Privilege Mode Transitions") has PERF_BR_PRIV_UNKNOWN, as a
+ * BRBE source-only record.
  */
+enum {
+	RISCV_CTR_TMPL_USER,		/* = bit 63 of a user target */
+	RISCV_CTR_TMPL_KERNEL,		/* = bit 63 of a kernel target */
+	RISCV_CTR_TMPL_NO_TARGET,
+	RISCV_CTR_TMPL_ROWS
+};
+
 struct riscv_ctr_tmpl {
-	u64 word[2][RISCV_CTR_NR_TYPES];	/* [kernel target][ctrdata.TYPE] */
+	u64 word[RISCV_CTR_TMPL_ROWS][RISCV_CTR_NR_TYPES];
 	u64 misp_flip;		/* XORed in when MISP is set; 0 if not reported */
 	u64 key;		/* what it was built for: riscv_ctr_tmpl_key() */
 	bool kernel_ok;
@@ -184,7 +195,7 @@ static inline int riscv_ctr_fast(const struct riscv_ctr_tmpl *__restrict t,
 		return RISCV_CTR_END;
 	if (!t->kernel_ok && ((from | to) >> 63))
 		return RISCV_CTR_HIDDEN;
-	w = t->word[(to ? to : from) >> 63][riscv_ctr_type(data)];
+	w = t->word[to ? to >> 63 : RISCV_CTR_TMPL_NO_TARGET][riscv_ctr_type(data)];
 	if (target & CTRTARGET_MISP)
 		w ^= t->misp_flip;
 	if (t->cycles && (data & CTRDATA_CCV))

@@ -120,7 +120,7 @@ static void riscv_ctr_rec_test_recorded(struct kunit *test)
 		KUNIT_ASSERT_LT(test, i, ARRAY_SIZE(want_type));
 		w.type = want_type[i];
 		ctr_expect(test, &pe, &w, i);
-		/* The hart ran straight from this target to the newer source. */
+		/* In this capture the hart ran on from each target to the newer source. */
 		KUNIT_EXPECT_TRUE(test, pe.to <= newer_from);
 		newer_from = pe.from;
 	}
@@ -299,9 +299,9 @@ static void riscv_ctr_rec_test_ntbr(struct kunit *test)
  * An event that may not see the kernel gets no entry with a kernel
  * address at either end (a trap into the kernel, a return from it), and
  * the copy goes on past it; one that may gets the entry, its privilege
- * that of the target (as BRBINF.EL on arm64), or of the source when the
- * target is 0 (an external trap, CTR v1.0 "External Traps").  V = 0 ends
- * the stack.
+ * that of the target (as BRBINF.EL on arm64), unknown when the target is
+ * 0 (a trap return into a mode CTR does not record, an external trap:
+ * CTR v1.0 "Privilege Mode Transitions").  V = 0 ends the stack.
  */
 static void riscv_ctr_rec_test_priv(struct kunit *test)
 {
@@ -315,6 +315,7 @@ static void riscv_ctr_rec_test_priv(struct kunit *test)
 					     CTRDATA_TYPE_INTERRUPT };
 	const struct riscv_ctr_raw user = { 0x1001, 0x2000, CTRDATA_TYPE_DIRECT_CALL };
 	const struct riscv_ctr_raw ext = { 0x1001, 0, CTRDATA_TYPE_EXCEPTION };
+	const struct riscv_ctr_raw ret0 = { KADDR(0x201), 0, CTRDATA_TYPE_TRAP_RET };
 	const struct riscv_ctr_raw invalid = { KADDR(0x200), KADDR(0x300),
 					       CTRDATA_TYPE_RETURN };
 	struct ctr_want w;
@@ -341,9 +342,12 @@ static void riscv_ctr_rec_test_priv(struct kunit *test)
 	w = (struct ctr_want){ 0, KADDR(0x100), PERF_BR_IRQ, PERF_BR_PRIV_KERNEL };
 	KUNIT_EXPECT_EQ(test, ctr_convert(&t, &nosrc, &pe), RISCV_CTR_OK);
 	ctr_expect(test, &pe, &w, 2);
-	w = (struct ctr_want){ 0x1000, 0, PERF_BR_SYSCALL, PERF_BR_PRIV_USER };
+	w = (struct ctr_want){ 0x1000, 0, PERF_BR_SYSCALL, PERF_BR_PRIV_UNKNOWN };
 	KUNIT_EXPECT_EQ(test, ctr_convert(&t, &ext, &pe), RISCV_CTR_OK);
 	ctr_expect(test, &pe, &w, 3);
+	w = (struct ctr_want){ KADDR(0x200), 0, PERF_BR_ERET, PERF_BR_PRIV_UNKNOWN };
+	KUNIT_EXPECT_EQ(test, ctr_convert(&t, &ret0, &pe), RISCV_CTR_OK);
+	ctr_expect(test, &pe, &w, 4);
 	KUNIT_EXPECT_EQ(test, ctr_convert(&t, &invalid, &pe), RISCV_CTR_END);
 }
 

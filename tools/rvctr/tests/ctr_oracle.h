@@ -33,9 +33,11 @@ static inline int ctr_oracle_to_perf(const struct riscv_ctr_raw *e,
 	pe->type = b.perf_type;
 	if (!(bst & PERF_SAMPLE_BRANCH_NO_CYCLES))
 		pe->cycles = b.cycles;
-	/* The target's mode; an external trap has to == 0. */
-	pe->priv = riscv_ctr_is_kernel(b.to ? b.to : b.from) ?
-		   PERF_BR_PRIV_KERNEL : PERF_BR_PRIV_USER;
+	/* The target's mode; unknown without a target (ctrtarget 0). */
+	if (!b.to)
+		pe->priv = PERF_BR_PRIV_UNKNOWN;
+	else
+		pe->priv = riscv_ctr_is_kernel(b.to) ? PERF_BR_PRIV_KERNEL : PERF_BR_PRIV_USER;
 	return RISCV_CTR_OK;
 }
 
