@@ -30,12 +30,19 @@ struct kunit_suite {
 
 #define KUNIT_CASE(fn)	{ .run = fn, .name = #fn }
 
-/* Both operands are integers in every suite here: compare as such. */
+/*
+ * Each operand keeps its own type, so the comparison converts as the
+ * kernel's KUNIT_BASE_BINARY_ASSERTION does (a u64 never compares as
+ * signed).  An ASSERT returns from the function it is in, so the suites
+ * use it in case bodies only, as KUnit's does when it aborts the case.
+ */
 #define KUNIT_CHECK_(test, a, op, b, fatal, msg) do {				\
-	long long a_ = (long long)(a), b_ = (long long)(b);			\
+	const __typeof__(a) a_ = (a);						\
+	const __typeof__(b) b_ = (b);						\
 	if (!(a_ op b_)) {							\
-		printf("# %s: %s:%d: expected %s %s %s, got %lld and %lld\n", \
-		       (test)->name, __FILE__, __LINE__, #a, #op, #b, a_, b_);	\
+		printf("# %s: %s:%d: expected %s %s %s, got %#llx and %#llx\n", \
+		       (test)->name, __FILE__, __LINE__, #a, #op, #b,		\
+		       (unsigned long long)a_, (unsigned long long)b_);		\
 		msg;								\
 		(test)->failed = 1;						\
 		if (fatal)							\
