@@ -251,7 +251,7 @@ static void run_after_rmmod(struct __test_metadata *_metadata, int jit)
 	f = fopen(JIT_SYSCTL, "r");
 	if (f) {
 		if (!fgets(old_jit, sizeof(old_jit), f))
-			strcpy(old_jit, "0");
+			snprintf(old_jit, sizeof(old_jit), "0");
 		fclose(f);
 	}
 	if (ct_write_str(JIT_SYSCTL, jit ? "1" : "0") && jit)
