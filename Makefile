@@ -235,6 +235,8 @@ SERIES_RUN = $(VM)/run --kernel series --icount --smp 1
 series: setup
 	@tools/series/mkseries >/dev/null
 	@echo "build/series: $$(ls $(BUILD)/series | wc -l) files"
+	@[ -n "$$RVCTR_SERIES_AUTHOR" ] || echo "note: signed off by a placeholder;" \
+		"RVCTR_SERIES_AUTHOR='Name <address>' make series signs it as you"
 
 series-check: series
 	@mkdir -p $(BUILD)/guest-test
