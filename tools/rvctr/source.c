@@ -91,13 +91,16 @@ static FILE *open_stdin(int *is_snapshot)
 	return f;
 }
 
+/*
+ * Read without stdio: perf.data is then mapped by the reader, and a stdio
+ * read would have filled (and faulted in) a whole buffer for nothing.
+ */
 static int probe_snapshot(FILE *f)
 {
 	char buf[256];
-	size_t n = fread(buf, 1, sizeof(buf), f);
+	ssize_t n = pread(fileno(f), buf, sizeof(buf), 0);
 
-	rewind(f);
-	return rvctr_snapshot__probe(buf, n);
+	return rvctr_snapshot__probe(buf, n > 0 ? n : 0);
 }
 
 /* The binary's executable segment, mapped where it was linked. */
@@ -164,11 +167,11 @@ struct source *source__open(const char *path, const struct source_opts *o,
 			return NULL;
 		}
 		f = fopen(path, "rb");
-		/* stdio's 4 KiB reads cost as much time as the conversion */
-		s->iobuf = f ? malloc(IOBUF) : NULL;
+		snap = f && probe_snapshot(f);
+		/* snapshot text: stdio's 4 KiB reads cost as much as the parsing */
+		s->iobuf = snap ? malloc(IOBUF) : NULL;
 		if (s->iobuf)
 			setvbuf(f, s->iobuf, _IOFBF, IOBUF);
-		snap = f && probe_snapshot(f);
 	}
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));

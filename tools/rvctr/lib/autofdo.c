@@ -12,8 +12,20 @@
 #define MAX_RANGE		(1u << 20)
 #define DUP_STRIDE_LIMIT	0x1000
 
+/*
+ * The key counted last in a table, and its counter: a stack repeats its
+ * records (a loop's back edge, again and again), so most counts go to the
+ * key counted just before.  Valid until the table grows, which only a new
+ * key of the same table does, through bump(), which then replaces it.
+ */
+struct last {
+	uint64_t x, y;
+	struct rvctr_counts *c;
+};
+
 struct rvctr_afdo {
 	struct rvctr_table *ranges, *addrs, *branches;
+	struct last last_range, last_branch;
 	struct rvctr_symtab *elf;	/* the binary, when it could be read */
 	int pie;			/* elf is ET_DYN: offsets become vaddrs */
 };
@@ -82,6 +94,20 @@ static int bump(struct rvctr_table *t, uint64_t x, uint64_t y)
 	return 0;
 }
 
+/* bump() through the table's last key (every count of ranges and branches goes here) */
+static inline int bump_last(struct rvctr_table *t, struct last *l, uint64_t x, uint64_t y)
+{
+	if (!l->c || l->x != x || l->y != y) {
+		struct rvctr_counts *c = rvctr_table__get(t, x, y);
+
+		if (!c)
+			return -1;
+		*l = (struct last){ x, y, c };
+	}
+	l->c->count++;
+	return 0;
+}
+
 /* An entry's ends in the binary's addresses; one that does not translate is 0. */
 static void xlate_entry(const struct rvctr_afdo *a, const struct rvctr_afdo_entry *in,
 			struct rvctr_afdo_entry *x)
@@ -119,7 +145,7 @@ int rvctr_afdo__add_entries(struct rvctr_afdo *a, int ip_ok, uint64_t ip_off,
 		return ret;
 	xlate_entry(a, &offs[0], &head);
 	if (head.from_ok && head.to_ok)
-		ret |= bump(a->branches, head.from, head.to);
+		ret |= bump_last(a->branches, &a->last_branch, head.from, head.to);
 	prev = head;
 	for (i = 1; i < nr; i++, prev = cur) {
 		xlate_entry(a, &offs[i], &cur);
@@ -127,11 +153,55 @@ int rvctr_afdo__add_entries(struct rvctr_afdo *a, int ip_ok, uint64_t ip_off,
 			continue;
 		if (prev.from < cur.to || prev.from - cur.to > MAX_RANGE)
 			continue;
-		ret |= bump(a->ranges, cur.to, prev.from);
+		ret |= bump_last(a->ranges, &a->last_range, cur.to, prev.from);
 		if (cur.from_ok)
-			ret |= bump(a->branches, cur.from, cur.to);
+			ret |= bump_last(a->branches, &a->last_branch, cur.from, cur.to);
 	}
 	return ret;
+}
+
+/*
+ * rvctr_afdo__add_entries() for a stack wholly in one map, ET_EXEC: every
+ * end translates, to itself, so the offsets are made here as they are
+ * used.  Same counts, in a third of the instructions.
+ */
+static int add_exec(struct rvctr_afdo *a, const struct perf_branch_entry *br, uint64_t nr,
+		    uint64_t bias)
+{
+	uint64_t prev_from = br[0].from + bias, i;
+	int ret = bump_last(a->branches, &a->last_branch, prev_from, br[0].to + bias);
+
+	for (i = 1; i < nr; i++) {
+		uint64_t from = br[i].from + bias, to = br[i].to + bias, pf = prev_from;
+
+		prev_from = from;
+		if (i == 1 && dup_head(&br[0], &br[1]))
+			continue;
+		if (pf < to || pf - to > MAX_RANGE)
+			continue;
+		ret |= bump_last(a->ranges, &a->last_range, to, pf);
+		ret |= bump_last(a->branches, &a->last_branch, from, to);
+	}
+	return ret;
+}
+
+int rvctr_afdo__add_biased(struct rvctr_afdo *a, int ip_ok, uint64_t ip_off,
+			   const struct perf_branch_entry *br, uint64_t nr, uint64_t bias)
+{
+	struct rvctr_afdo_entry offs[RVCTR_MAX_BRANCHES];
+	uint64_t addr, i;
+	int ret = 0;
+
+	if (nr > RVCTR_MAX_BRANCHES)
+		nr = RVCTR_MAX_BRANCHES;
+	if (a->pie || !nr) {
+		for (i = 0; i < nr; i++)
+			offs[i] = (struct rvctr_afdo_entry){ br[i].from + bias, br[i].to + bias, 1, 1 };
+		return rvctr_afdo__add_entries(a, ip_ok, ip_off, br, offs, nr);
+	}
+	if (ip_ok && !to_binary(a, ip_off, &addr))
+		ret |= bump(a->addrs, addr, 0);
+	return ret | add_exec(a, br, nr, bias);
 }
 
 int rvctr_afdo__add(struct rvctr_afdo *a, uint64_t ip, const struct perf_branch_entry *br,

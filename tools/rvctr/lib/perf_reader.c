@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include <rvctr/perf_data.h>
@@ -26,7 +27,9 @@
  * and memory must not grow with it.
  */
 #define WINDOW_NO_ROUNDS	(16ULL << 20)
-#define CHUNK_BYTES		(1u << 20)
+#define CHUNK_BYTES		(64u << 10)
+/* A mapped file's pages are released behind the reader this many at a time. */
+#define MAP_WINDOW		(1u << 20)
 #define MAX_WARNINGS		16
 
 /* perf's user record types (tools/lib/perf/include/perf/event.h) */
@@ -44,9 +47,11 @@ enum {
 #define EVENT_UPDATE_NAME	2
 
 /*
- * Queued records live in 1 MiB chunks, freed when their last record has
+ * Queued records live in 64 KiB chunks, freed when their last record has
  * been delivered: records leave the queue roughly in the order they came,
- * and a malloc per record cost more than the rest of the reading.
+ * and a malloc per record cost more than the rest of the reading.  Small
+ * chunks come back for reuse soon: fresh memory is slow (a page fault
+ * each page), and most queued records are only a header (in place).
  */
 struct chunk {
 	struct chunk *next;
@@ -55,10 +60,14 @@ struct chunk {
 	uint64_t data[];
 };
 
-/* One record waiting for its round, ordered by (time, seq). */
+/*
+ * One record waiting for its round, ordered by (time, seq): a copy in
+ * data, or where it is in the input in memory (rec != data).
+ */
 struct qrec {
 	uint64_t time, seq;
 	struct chunk *chunk;
+	const void *rec;
 	uint32_t size;
 	uint64_t data[];
 };
@@ -77,6 +86,18 @@ enum warn_kind {
 struct rvctr_reader {
 	FILE *f;
 	int own;
+	/*
+	 * The input in memory: a regular file mapped (rvctr_reader__fopen),
+	 * or the caller's buffer (rvctr_reader__open_memory).  Records are
+	 * read in place, without stdio's copy nor the kernel's.
+	 */
+	const unsigned char *mem;
+	uint64_t mem_len;
+	int mapped;			/* mem is our mapping of the file */
+	uint64_t released;		/* mapped: pages below are given back */
+	uint64_t queued_in_place;	/* bytes of queued records left in mem */
+	const void *recp;		/* the record read last (rec or mem) */
+	uint32_t rec_size;		/* its size, as checked when it was read */
 	int pipe;			/* pipe-mode stream */
 	uint64_t file_size;		/* file mode */
 	struct perf_file_header hdr;
@@ -162,6 +183,10 @@ static int read_at(struct rvctr_reader *r, uint64_t off, void *buf, uint64_t len
 		return fail(r, "truncated file: %s at offset %#llx (+%llu) is past the end (%llu bytes)",
 			    what, (unsigned long long)off, (unsigned long long)len,
 			    (unsigned long long)r->file_size);
+	if (r->mem) {
+		memcpy(buf, r->mem + off, len);
+		return 0;
+	}
 	if (fseeko(r->f, (off_t)off, SEEK_SET) || fread(buf, 1, len, r->f) != len)
 		return fail(r, "read error: %s at offset %#llx", what, (unsigned long long)off);
 	return 0;
@@ -479,11 +504,18 @@ static int stream_read(struct rvctr_reader *r, void *buf, size_t len, int at_bou
 				    (unsigned long long)(r->off - r->hdr.data.offset));
 		}
 	}
-	got = fread(buf, 1, len, r->f);
+	if (r->mem) {
+		uint64_t left = r->off < r->mem_len ? r->mem_len - r->off : 0;
+
+		got = len < left ? len : left;
+		memcpy(buf, r->mem + r->off, got);
+	} else {
+		got = fread(buf, 1, len, r->f);
+	}
 	r->off += got;
 	if (got == len)
 		return 0;
-	if (ferror(r->f))
+	if (!r->mem && ferror(r->f))
 		return fail(r, "read error: %s", strerror(errno));
 	if (!got && at_boundary)
 		return 1;
@@ -512,7 +544,7 @@ static int stream_skip(struct rvctr_reader *r, uint64_t n)
 			return fail(r, "truncated payload of %llu bytes at data offset %llu",
 				    (unsigned long long)n,
 				    (unsigned long long)(r->off - r->hdr.data.offset));
-		if (fseeko(r->f, (off_t)(r->off + n), SEEK_SET))
+		if (!r->mem && fseeko(r->f, (off_t)(r->off + n), SEEK_SET))
 			return fail(r, "seek error: %s", strerror(errno));
 		r->off += n;
 		return 0;
@@ -538,7 +570,51 @@ static int check_header(struct rvctr_reader *r, const struct perf_event_header *
 	return 0;
 }
 
-/* The next record into r->rec: 1, 0 at the end, -1 on error. */
+/*
+ * A mapped file's pages behind the reader are given back (they stay in the
+ * page cache), so that memory does not grow with the file.  Queued records
+ * stay where they are in the file, so the pages kept are those of the span
+ * the queue holds (records come roughly in file order), and a window more.
+ * A record on a page given back all the same (one held long in the queue)
+ * is mapped again from the page cache when it is read: a read-only private
+ * file mapping only ever reads the file, so this costs time, never data.
+ */
+static void release_behind(struct rvctr_reader *r)
+{
+	uint64_t keep = r->queued_in_place + MAP_WINDOW, upto;
+
+	if (r->off < keep)
+		return;
+	upto = (r->off - keep) & ~(uint64_t)(MAP_WINDOW - 1);
+	if (upto <= r->released)
+		return;
+	madvise((void *)(r->mem + r->released), upto - r->released, MADV_DONTNEED);
+	r->released = upto;
+}
+
+/*
+ * The next record, in memory: in place when it is whole and aligned (and
+ * its header sound), else NULL, for the general path to copy or reject.
+ */
+static inline const void *mem_record(struct rvctr_reader *r)
+{
+	uint64_t end = r->pipe ? r->mem_len : r->data_end;
+	const unsigned char *p = r->mem + r->off;
+	struct perf_event_header h;
+
+	if (r->off >= end || end - r->off < sizeof(h) || ((uintptr_t)p & 7))
+		return NULL;
+	memcpy(&h, p, sizeof(h));
+	if (h.size < sizeof(h) || h.size > end - r->off || (h.type < 64 && h.size % 8))
+		return NULL;
+	r->off += h.size;
+	r->rec_size = h.size;
+	if (r->mapped)
+		release_behind(r);
+	return p;
+}
+
+/* The next record (at r->recp): 1, 0 at the end, -1 on error. */
 static int read_raw(struct rvctr_reader *r)
 {
 	struct perf_event_header h;
@@ -548,6 +624,7 @@ static int read_raw(struct rvctr_reader *r)
 		r->stashed = 0;
 		return 1;
 	}
+	r->recp = r->rec;
 	if (r->dlen - r->dhead >= sizeof(h)) {
 		memcpy(&h, r->dbuf + r->dhead, sizeof(h));
 		if (check_header(r, &h))
@@ -556,10 +633,14 @@ static int read_raw(struct rvctr_reader *r)
 			memcpy(r->rec, r->dbuf + r->dhead, h.size);
 			r->dhead += h.size;
 			r->from_dbuf = 1;
+			r->rec_size = h.size;
 			return 1;
 		}
 	}
 	r->from_dbuf = 0;
+	if (r->mem && (r->recp = mem_record(r)))
+		return 1;
+	r->recp = r->rec;
 	ret = stream_read(r, &h, sizeof(h), 1);
 	if (ret)
 		goto end;
@@ -567,6 +648,7 @@ static int read_raw(struct rvctr_reader *r)
 		return -1;
 	memcpy(r->rec, &h, sizeof(h));
 	ret = stream_read(r, (char *)r->rec + sizeof(h), h.size - sizeof(h), 0);
+	r->rec_size = h.size;
 	if (!ret)
 		return 1;
 end:
@@ -664,7 +746,7 @@ static int read_file_header(struct rvctr_reader *r)
 		return -1;
 	}
 	r->off = r->hdr.data.offset;
-	if (fseeko(r->f, (off_t)r->off, SEEK_SET))
+	if (!r->mem && fseeko(r->f, (off_t)r->off, SEEK_SET))
 		return fail(r, "seek error: %s", strerror(errno));
 	return 0;
 }
@@ -674,7 +756,7 @@ static int handle_user(struct rvctr_reader *r);
 /* Pipe mode: the header records (attributes, features) come first. */
 static int read_pipe_header(struct rvctr_reader *r)
 {
-	const struct perf_event_header *h = (const void *)r->rec;
+	const struct perf_event_header *h;
 	int ret;
 
 	for (;;) {
@@ -683,6 +765,7 @@ static int read_pipe_header(struct rvctr_reader *r)
 			r->eof = !ret;
 			return ret;
 		}
+		h = r->recp;
 		if (h->type < 64 || h->type == USER_FINISHED_ROUND || h->type == USER_AUXTRACE ||
 		    h->type == PERF_RECORD_COMPRESSED_V1 || h->type == PERF_RECORD_COMPRESSED_V2) {
 			r->stashed = 1;
@@ -693,13 +776,37 @@ static int read_pipe_header(struct rvctr_reader *r)
 	}
 }
 
+/*
+ * A regular file read from its start is mapped (as perf maps perf.data):
+ * records are then read in place.  Where mapping fails, stdio reads it.
+ * A file cut short while it is mapped would fault (SIGBUS), as it would
+ * for perf; one being written is read up to the size it had here.
+ */
+static void map_file(struct rvctr_reader *r)
+{
+	void *m;
+
+	if (r->file_size < 16 || r->file_size > SIZE_MAX || ftello(r->f) != 0)
+		return;
+	m = mmap(NULL, r->file_size, PROT_READ, MAP_PRIVATE, fileno(r->f), 0);
+	if (m == MAP_FAILED)
+		return;
+	madvise(m, r->file_size, MADV_SEQUENTIAL);
+	r->mem = m;
+	r->mem_len = r->file_size;
+	r->mapped = 1;
+}
+
 static int read_header(struct rvctr_reader *r)
 {
 	struct stat st;
 	uint64_t magic, size;
 
-	if (fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode)) {
+	if (r->mem) {
+		r->file_size = r->mem_len;	/* rvctr_reader__open_memory */
+	} else if (fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode)) {
 		r->file_size = st.st_size;
+		map_file(r);
 	} else if (fileno(r->f) < 0 && !fseeko(r->f, 0, SEEK_END)) {
 		/* a stream in memory (fmemopen): seekable, so a file */
 		r->file_size = ftello(r->f);
@@ -707,8 +814,12 @@ static int read_header(struct rvctr_reader *r)
 	} else {
 		r->pipe = 1;
 	}
-	if (fread(&magic, 1, 8, r->f) != 8 || fread(&size, 1, 8, r->f) != 8)
+	if (r->mem ? r->mem_len < 16 : fread(&magic, 1, 8, r->f) != 8 || fread(&size, 1, 8, r->f) != 8)
 		return fail(r, "not a perf.data file: shorter than its header");
+	if (r->mem) {
+		memcpy(&magic, r->mem, 8);
+		memcpy(&size, r->mem + 8, 8);
+	}
 	if (magic == PERF_MAGIC2_SWAPPED)
 		return fail(r, "perf.data of the other byte order is not supported");
 	if (magic != PERF_MAGIC2)
@@ -733,6 +844,26 @@ struct rvctr_reader *rvctr_reader__fopen(FILE *f, char *err, size_t errlen)
 		return NULL;
 	}
 	r->f = f;
+	r->qlimit = QUEUE_LIMIT_DEFAULT;
+	if (read_header(r)) {
+		snprintf(err, errlen, "%s", r->err);
+		rvctr_reader__close(r);
+		return NULL;
+	}
+	return r;
+}
+
+struct rvctr_reader *rvctr_reader__open_memory(const void *buf, size_t len, char *err,
+					       size_t errlen)
+{
+	struct rvctr_reader *r = calloc(1, sizeof(*r));
+
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	r->mem = buf;
+	r->mem_len = len;
 	r->qlimit = QUEUE_LIMIT_DEFAULT;
 	if (read_header(r)) {
 		snprintf(err, errlen, "%s", r->err);
@@ -852,6 +983,8 @@ void rvctr_reader__close(struct rvctr_reader *r)
 	free(r->build_ids);
 	free(r->dbuf);
 	free_zstd(r);
+	if (r->mapped)
+		munmap((void *)r->mem, r->mem_len);
 	if (r->own)
 		fclose(r->f);
 	free(r);
@@ -1161,14 +1294,22 @@ static int parse_task(struct rvctr_reader *r, struct cursor *c, struct rvctr_tas
 }
 
 /* Decode the record at @rec into @ev: 0, 1 (skip it) or -1. */
-static int parse_event(struct rvctr_reader *r, const void *rec, struct rvctr_event *ev)
+static int parse_event(struct rvctr_reader *r, const void *rec, uint32_t size,
+		       struct rvctr_event *ev)
 {
 	struct perf_event_header h;
 	struct cursor c;
 	int ret;
 
 	memcpy(&h, rec, sizeof(h));
-	memset(ev, 0, sizeof(*ev));
+	h.size = size;		/* as checked when read: the bound of what is read */
+	/* a sample clears only its own part of the union (a tenth of it) */
+	if (h.type == PERF_RECORD_SAMPLE) {
+		memset(ev, 0, offsetof(struct rvctr_event, sample));
+		memset(&ev->sample, 0, sizeof(ev->sample));
+	} else {
+		memset(ev, 0, sizeof(*ev));
+	}
 	ev->type = h.type;
 	ev->misc = h.misc;
 	ev->size = h.size;
@@ -1243,12 +1384,13 @@ static void round_flush(struct rvctr_reader *r)
 
 static int handle_user(struct rvctr_reader *r)
 {
-	const unsigned char *p = (const unsigned char *)r->rec;
+	const unsigned char *p = r->recp;
 	struct perf_event_header h;
 	uint64_t n, v;
 	uint32_t u;
 
 	memcpy(&h, p, sizeof(h));
+	h.size = r->rec_size;
 	n = h.size - sizeof(h);
 	p += sizeof(h);
 	switch (h.type) {
@@ -1260,7 +1402,7 @@ static int handle_user(struct rvctr_reader *r)
 		memcpy(&v, p, 8);
 		return v < PERF_FEAT_BITS ? parse_feature_buf(r, v, p + 8, n - 8) : 0;
 	case USER_HEADER_BUILD_ID:
-		return parse_build_ids(r, (const unsigned char *)r->rec, h.size);
+		return parse_build_ids(r, r->recp, h.size);
 	case USER_EVENT_UPDATE:
 		return event_update(r, p, n);
 	case USER_HEADER_TRACING_DATA:
@@ -1310,8 +1452,8 @@ static struct qrec *queue_min(const struct rvctr_reader *r)
 
 static int queue_push(struct rvctr_reader *r, uint64_t time)
 {
-	const struct perf_event_header *h = (const void *)r->rec;
 	struct qrec *q;
+	int in_place;
 	size_t i;
 
 	if (r->nheap == r->heap_cap) {
@@ -1336,18 +1478,30 @@ static int queue_push(struct rvctr_reader *r, uint64_t time)
 		r->fcap = cap;
 		r->fhead = 0;
 	}
-	q = qrec_alloc(r, h->size);
+	/*
+	 * A record in the input in memory stays there (as perf's queue keeps
+	 * pointers into its mapping): copying it cost more than the rest of
+	 * reading, all of it in page faults on fresh memory for the copies.
+	 */
+	in_place = r->mem && !r->from_dbuf && r->recp != (const void *)r->rec;
+	q = qrec_alloc(r, in_place ? 0 : r->rec_size);
 	if (!q)
 		return fail(r, "out of memory");
 	q->time = time;
 	q->seq = r->seq++;
-	q->size = h->size;
-	memcpy(q->data, r->rec, h->size);
+	q->size = r->rec_size;
+	if (in_place) {
+		q->rec = r->recp;
+		r->queued_in_place += q->size;
+	} else {
+		q->rec = q->data;
+		memcpy(q->data, r->recp, q->size);
+	}
 	if (time < r->last_flush)
 		r->nr_unordered++;
 	if (time > r->max_ts)
 		r->max_ts = time;
-	r->qbytes += sizeof(*q) + h->size;
+	r->qbytes += sizeof(*q) + q->size;
 	if (!r->fcount || r->fifo[(r->fhead + r->fcount - 1) % r->fcap]->time <= time) {
 		r->fifo[(r->fhead + r->fcount++) % r->fcap] = q;
 	} else {
@@ -1378,6 +1532,8 @@ static struct qrec *queue_pop(struct rvctr_reader *r)
 		r->fhead = (r->fhead + 1) % r->fcap;
 		r->fcount--;
 		r->qbytes -= sizeof(*top) + top->size;
+		if (top->rec != top->data)
+			r->queued_in_place -= top->size;
 		return top;
 	}
 	last = r->heap[--r->nheap];
@@ -1393,12 +1549,14 @@ static struct qrec *queue_pop(struct rvctr_reader *r)
 	if (r->nheap)
 		r->heap[i] = last;
 	r->qbytes -= sizeof(*top) + top->size;
+	if (top->rec != top->data)
+		r->queued_in_place -= top->size;
 	return top;
 }
 
 int rvctr_reader__next(struct rvctr_reader *r, struct rvctr_event *ev)
 {
-	const struct perf_event_header *h = (const void *)r->rec;
+	const struct perf_event_header *h;
 	int ret;
 
 	qrec_free(r, r->cur);
@@ -1409,7 +1567,7 @@ int rvctr_reader__next(struct rvctr_reader *r, struct rvctr_event *ev)
 		if ((r->flushing || r->eof) && queue_min(r) && queue_min(r)->time <= r->limit) {
 			r->cur = queue_pop(r);
 			r->last_flush = r->cur->time;
-			ret = parse_event(r, r->cur->data, ev);
+			ret = parse_event(r, r->cur->rec, r->cur->size, ev);
 			if (ret)
 				goto skip;
 			return 1;
@@ -1420,7 +1578,7 @@ int rvctr_reader__next(struct rvctr_reader *r, struct rvctr_event *ev)
 				r->round_pending = 0;
 				memset(ev, 0, sizeof(*ev));
 				ev->type = PERF_RECORD_FINISHED_ROUND;
-				ev->size = sizeof(*h);
+				ev->size = sizeof(struct perf_event_header);
 				return 1;
 			}
 		}
@@ -1434,12 +1592,13 @@ int rvctr_reader__next(struct rvctr_reader *r, struct rvctr_event *ev)
 			r->limit = UINT64_MAX;
 			continue;
 		}
+		h = r->recp;
 		if (h->type >= 64) {
 			if (handle_user(r))
 				return -1;
 			continue;
 		}
-		ret = parse_event(r, r->rec, ev);
+		ret = parse_event(r, r->recp, r->rec_size, ev);
 		if (ret)
 			goto skip;
 		/* perf delivers records without a time at once (session.c) */

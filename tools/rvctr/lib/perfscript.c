@@ -2,6 +2,7 @@
 /* perf-script-shaped text for llvm-profgen; see rvctr/perfscript.h. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rvctr/perfscript.h>
@@ -28,35 +29,63 @@ const char *rvctr_perf_branch_type_name(unsigned int type)
 	return type < PERF_BR_MAX && names[type] ? names[type] : "-";
 }
 
-int rvctr_perfscript__mmap(FILE *out, const struct rvctr_mmap *m, const char *comm)
+int rvctr_perfscript__format_mmap(char *buf, size_t len, const struct rvctr_mmap *m,
+				  const char *comm)
 {
 	/* llvm-profgen matches this with a regular expression: keep the shape */
 	/* pids are signed: the kernel's maps belong to pid -1 */
-	fprintf(out, "%16s %6d %24s PERF_RECORD_MMAP2 %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#"
-		PRIx64 " 00:00 0 0]: r-xp %s\n", comm ? comm : ":-1", (int32_t)m->pid, "0.000000:",
-		(int32_t)m->pid, (int32_t)m->tid, m->start, m->len, m->pgoff, m->filename);
-	return ferror(out) ? -1 : 0;
-}
+	int n = snprintf(buf, len, "%16s %6d %24s PERF_RECORD_MMAP2 %d/%d: [%#" PRIx64 "(%#"
+			 PRIx64 ") @ %#" PRIx64 " 00:00 0 0]: r-xp %s\n", comm ? comm : ":-1",
+			 (int32_t)m->pid, "0.000000:", (int32_t)m->pid, (int32_t)m->tid, m->start,
+			 m->len, m->pgoff, m->filename);
 
-static char mispred_char(const struct perf_branch_entry *b)
-{
-	return b->mispred ? 'M' : b->predicted ? 'P' : '-';
+	return n < 0 || (size_t)n >= len ? -1 : n;
 }
 
 /*
- * Samples are formatted by hand into a buffer written in large pieces:
+ * Samples are formatted by hand straight into the caller's output buffer:
  * with one fprintf per record, formatting took most of a conversion
- * (Documentation/bench.rst).  The text is the same as
- * " 0x%" PRIx64 "/0x%" PRIx64 "/%c/-/-/%u/%s/-" per record.  Constant
- * pieces are copied with their length known (no strlen, no byte loop),
- * hex digits are made 8 at a time in a register, and each branch type's
- * "/NAME/-" tail comes from a table: about 100 instructions a record
- * instead of 360 (callgrind, on profile-bench's bzip2 recording).
+ * (Documentation/profile-bench.rst, "Converter speed").  The text is the
+ * same as "%16" PRIx64 for the ip, then
+ * " 0x%" PRIx64 "/0x%" PRIx64 "/%c/-/-/%u/%s/-" per record.
+ *
+ *  - A program has few distinct branch records (a few thousand), and a
+ *    stack repeats them: a loop's back edge is recorded again and again
+ *    (60% of the records of profile-bench's bzip2 recording equal the one
+ *    before).  Each record's text is kept in a direct-mapped cache keyed
+ *    by all of the record's bits; a record equal to the one before skips
+ *    even the lookup.  A hit is one 64-byte copy.
+ *  - A miss formats: constant pieces are stored whole, hex digits are made
+ *    8 at a time in a register, and each branch type's "/NAME/-" tail and
+ *    the mispredict letter come from tables.
+ *  - Stores are whole words: each piece may write bytes past its end that
+ *    the next piece overwrites, hence the slack in
+ *    RVCTR_PERFSCRIPT_SAMPLE_MAX.
  */
-#define PS_BUF		8192
-#define PS_RECORD_MAX	96	/* " 0x" 16 "/0x" 16 "/M/-/-/" 10 "/" 9 "/-" < 96 */
+#define PS_TEXT_COPY	64	/* a record's text is at most 62 bytes */
+#define PS_CACHE_BITS	10
 
-#define PUT_LIT(p, lit)	(memcpy((p), (lit), sizeof(lit) - 1), (p) + sizeof(lit) - 1)
+struct ps_entry {
+	uint64_t key[3];		/* the perf_branch_entry, all its bits */
+	uint32_t len;			/* of text; 0: empty */
+	char text[100];			/* with room for put_record's scratch */
+};
+
+struct rvctr_perfscript {
+	struct ps_entry cache[1 << PS_CACHE_BITS];
+};
+
+_Static_assert(RVCTR_PERFSCRIPT_RECORD_MAX >= PS_TEXT_COPY + 16, "room for the copy");
+
+struct rvctr_perfscript *rvctr_perfscript__new(void)
+{
+	return calloc(1, sizeof(struct rvctr_perfscript));
+}
+
+void rvctr_perfscript__delete(struct rvctr_perfscript *ps)
+{
+	free(ps);
+}
 
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /*
@@ -76,13 +105,16 @@ static inline __attribute__((always_inline)) uint64_t hex8(uint32_t v)
 	return __builtin_bswap64(x);
 }
 
-/* @v in hex without leading zeros; writes up to 16 bytes at @p */
+/*
+ * @v in hex without leading zeros; returns the end.  Writes 8 bytes at @p
+ * (16 when @v has more than 8 digits), past the end when it is shorter.
+ */
 static inline __attribute__((always_inline)) char *put_hex(char *p, uint64_t v)
 {
 	unsigned int n = (67 - __builtin_clzll(v | 1)) >> 2;
 	uint64_t w;
 
-	if (n <= 8) {
+	if (__builtin_expect(n <= 8, 1)) {
 		w = hex8((uint32_t)v) >> (8 * (8 - n));	/* drop the leading zeros */
 		memcpy(p, &w, 8);
 	} else {
@@ -105,12 +137,13 @@ static char *put_hex(char *p, uint64_t v)
 }
 #endif
 
-static char *put_uint(char *p, unsigned int v)
+/* @v (a 16-bit cycle count) in decimal. */
+static inline char *put_uint(char *p, unsigned int v)
 {
 	char tmp[10];
 	int n = 0;
 
-	if (v < 10) {
+	if (__builtin_expect(v < 10, 1)) {
 		*p++ = (char)('0' + v);
 		return p;
 	}
@@ -131,8 +164,9 @@ struct type_tail {
 
 #define TAIL(name)	{ "/" name "/-", sizeof(name) + 2 }
 
-/* indexed by perf_branch_entry.type, a 4-bit field */
+/* indexed by perf_branch_entry.type, a 4-bit field: every value has one */
 static const struct type_tail type_tails[16] = {
+	[PERF_BR_UNKNOWN] = TAIL("-"),
 	[PERF_BR_COND] = TAIL("COND"),
 	[PERF_BR_UNCOND] = TAIL("UNCOND"),
 	[PERF_BR_IND] = TAIL("IND"),
@@ -147,40 +181,66 @@ static const struct type_tail type_tails[16] = {
 	[PERF_BR_IRQ] = TAIL("IRQ"),
 	[PERF_BR_SERROR] = TAIL("SERROR"),
 	[PERF_BR_NO_TX] = TAIL("NO_TX"),
+	[PERF_BR_EXTEND_ABI] = TAIL("-"),	/* perf names it "-" too */
 };
-static const struct type_tail unknown_tail = TAIL("-");
 
-static char *put_record(char *p, const struct perf_branch_entry *b)
+static inline char *put_record(char *p, const struct perf_branch_entry *b)
 {
-	const struct type_tail *tail = type_tails[b->type].len ? &type_tails[b->type] :
-							       &unknown_tail;
+	/* indexed by mispred | predicted << 1: M wins */
+	static const char flag[4] = { '-', 'M', 'P', 'M' };
+	const struct type_tail *tail = &type_tails[b->type];
 
-	p = PUT_LIT(p, " 0x");
-	p = put_hex(p, b->from);
-	p = PUT_LIT(p, "/0x");
-	p = put_hex(p, b->to);
-	*p++ = '/';
-	*p++ = mispred_char(b);
-	p = PUT_LIT(p, "/-/-/");
-	p = put_uint(p, b->cycles);
-	memcpy(p, tail->text, sizeof(tail->text));	/* the buffer has room */
+	memcpy(p, " 0x", 4);
+	p = put_hex(p + 3, b->from);
+	memcpy(p, "/0x", 4);
+	p = put_hex(p + 3, b->to);
+	memcpy(p, "/-/-/-/", 8);
+	p[1] = flag[b->mispred | b->predicted << 1];
+	p = put_uint(p + 7, b->cycles);
+	memcpy(p, tail->text, sizeof(tail->text));
 	return p + tail->len;
 }
 
-int rvctr_perfscript__sample(FILE *out, const struct rvctr_sample *s)
+static inline unsigned int ps_hash(uint64_t from, uint64_t to)
 {
-	char buf[PS_BUF], *p = buf;
-	uint64_t i;
+	return (unsigned int)(((from * 0x9e3779b97f4a7c15ULL) ^ to) * 0xbf58476d1ce4e5b9ULL >>
+			      (64 - PS_CACHE_BITS));
+}
 
-	p += snprintf(buf, sizeof(buf), "%16" PRIx64, s->ip);
-	for (i = 0; i < s->nr_branches; i++) {
-		if (p - buf > PS_BUF - PS_RECORD_MAX - 1) {
-			fwrite(buf, 1, p - buf, out);
-			p = buf;
+char *rvctr_perfscript__format_sample(struct rvctr_perfscript *ps, char *buf,
+				      const struct rvctr_sample *s)
+{
+	const struct perf_branch_entry *b = s->branches, *end = b + s->nr_branches;
+	const struct ps_entry *e = NULL;
+	uint64_t from = 0, to = 0, flags = 0;
+	unsigned int n = (67 - __builtin_clzll(s->ip | 1)) >> 2;
+	char *p;
+
+	_Static_assert(sizeof(*b) == 24, "from, to and the flags' u64");
+	/* "%16" PRIx64: right-aligned in 16 columns */
+	memcpy(buf, "                ", 16);
+	p = put_hex(buf + 16 - n, s->ip);
+	for (; b < end; b++) {
+		uint64_t f;
+
+		memcpy(&f, (const char *)b + 16, 8);	/* the bitfields */
+		if (!e || b->from != from || b->to != to || f != flags) {
+			struct ps_entry *c = &ps->cache[ps_hash(b->from, b->to)];
+
+			from = b->from;
+			to = b->to;
+			flags = f;
+			if (!c->len || c->key[0] != from || c->key[1] != to || c->key[2] != flags) {
+				c->key[0] = from;
+				c->key[1] = to;
+				c->key[2] = flags;
+				c->len = put_record(c->text, b) - c->text;
+			}
+			e = c;
 		}
-		p = put_record(p, &s->branches[i]);
+		memcpy(p, e->text, PS_TEXT_COPY);
+		p += e->len;
 	}
 	*p++ = '\n';
-	fwrite(buf, 1, p - buf, out);
-	return ferror(out) ? -1 : 0;
+	return p;
 }

@@ -21,6 +21,7 @@ struct afdo_sink {
 	char *binary;
 	struct rvctr_maps *maps;
 	struct rvctr_afdo **afdo;	/* per binary, indexed like maps' dsos */
+	unsigned char *unwanted;	/* per binary: not the one -b names */
 	uint64_t *branches;
 	unsigned int nr;
 	int maps_full;
@@ -48,6 +49,7 @@ static void afdo_release(struct afdo_sink *a)
 	for (i = 0; i < a->nr; i++)
 		rvctr_afdo__delete(a->afdo[i]);
 	free(a->afdo);
+	free(a->unwanted);
 	free(a->branches);
 	rvctr_maps__delete(a->maps);
 	free(a->path);
@@ -131,24 +133,38 @@ static int name_matches(const char *dso, const char *want)
 	       (strrchr(want, '/') && !strcmp(base ? base + 1 : dso, strrchr(want, '/') + 1));
 }
 
-static struct rvctr_afdo *afdo_for(struct afdo_sink *a, unsigned int dso)
+/*
+ * The profile of binary @dso into *@p: -1 when out of memory; *@p NULL
+ * when -b names another binary (only the one named is written, so the
+ * others are not even counted).
+ */
+static int afdo_for(struct afdo_sink *a, unsigned int dso, struct rvctr_afdo **p)
 {
+	*p = NULL;
 	if (dso >= a->nr) {
 		unsigned int n = rvctr_maps__nr_dsos(a->maps);
-		struct rvctr_afdo **p = realloc(a->afdo, n * sizeof(*p));
+		struct rvctr_afdo **f = realloc(a->afdo, n * sizeof(*f));
+		unsigned char *u;
 		uint64_t *b;
 
-		if (!p)
-			return NULL;
-		a->afdo = p;
+		if (!f)
+			return -1;
+		a->afdo = f;
 		b = realloc(a->branches, n * sizeof(*b));
 		if (!b)
-			return NULL;
+			return -1;
 		a->branches = b;
-		memset(p + a->nr, 0, (n - a->nr) * sizeof(*p));
+		u = realloc(a->unwanted, n);
+		if (!u)
+			return -1;
+		a->unwanted = u;
+		memset(f + a->nr, 0, (n - a->nr) * sizeof(*f));
 		memset(b + a->nr, 0, (n - a->nr) * sizeof(*b));
+		memset(u + a->nr, 0, n - a->nr);
 		a->nr = n;
 	}
+	if (a->unwanted[dso])
+		return 0;
 	if (!a->afdo[dso]) {
 		const char *name = rvctr_maps__dso_name(a->maps, dso);
 		const struct rvctr_build_id *id = NULL;
@@ -157,10 +173,17 @@ static struct rvctr_afdo *afdo_for(struct afdo_sink *a, unsigned int dso)
 		char err[512];
 		int mismatch;
 
+		if (a->binary && !name_matches(name, a->binary)) {
+			a->unwanted[dso] = 1;
+			return 0;
+		}
 		a->afdo[dso] = rvctr_afdo__new();
-		/* -b names the one written: the others need no file */
-		if (!a->afdo[dso] || name[0] != '/' || (a->binary && !name_matches(name, a->binary)))
-			return a->afdo[dso];
+		if (!a->afdo[dso])
+			return -1;
+		if (name[0] != '/') {
+			*p = a->afdo[dso];
+			return 0;
+		}
 		for (i = 0; i < a->nr_ids && !id; i++)
 			if (!strcmp(a->ids[i].filename, name))
 				id = &a->ids[i];
@@ -173,7 +196,8 @@ static struct rvctr_afdo *afdo_for(struct afdo_sink *a, unsigned int dso)
 			fprintf(stderr, "rvctr: warning: %s: writing file offsets (right for "
 				"ET_EXEC and GNU ld layouts only; see --symfs)\n", err);
 	}
-	return a->afdo[dso];
+	*p = a->afdo[dso];
+	return 0;
 }
 
 /*
@@ -196,10 +220,23 @@ static int place(struct afdo_sink *a, uint32_t pid, uint64_t addr, unsigned int 
 	return 0;
 }
 
+/* Does every end of the stack lie in the map place() found last? */
+static int all_in_hit(const struct afdo_sink *a, uint32_t pid, const struct perf_branch_entry *b,
+		      uint64_t n)
+{
+	uint64_t start = a->hit.start, len = a->hit.len, i;
+	int in = a->hit.valid && a->hit.pid == pid;
+
+	for (i = 0; i < n && in; i++)
+		in = b[i].from - start < len && b[i].to - start < len;
+	return in;
+}
+
 /*
  * Add the sample to the profile of every binary its branches go to (at
  * most 8): each address is placed once, then each binary takes the
- * entries that fall in it.
+ * entries that fall in it.  A stack wholly in one map (nearly all of
+ * them) is added in one go, its offsets made on the way.
  */
 static int afdo_sample(struct rvctr_sink *s, const struct rvctr_sample *smp)
 {
@@ -209,6 +246,18 @@ static int afdo_sample(struct rvctr_sink *s, const struct rvctr_sample *smp)
 							      RVCTR_MAX_BRANCHES;
 	uint64_t ip_off = 0;
 	int ip_in = !place(a, smp->pid, smp->ip, &ip_dso, &ip_off);
+
+	if (n && all_in_hit(a, smp->pid, smp->branches, n)) {
+		unsigned int dso = a->hit.dso;
+		struct rvctr_afdo *p;
+
+		if (afdo_for(a, dso, &p) || (p && rvctr_afdo__add_biased(p, ip_in && ip_dso == dso,
+					ip_off, smp->branches, n, a->hit.pgoff - a->hit.start)))
+			return rvctr_sink__fail(s, "out of memory");
+		if (p)
+			a->branches[dso] += smp->nr_branches;
+		return 0;
+	}
 
 	for (i = 0; i < n; i++) {
 		const struct perf_branch_entry *b = &smp->branches[i];
@@ -224,14 +273,18 @@ static int afdo_sample(struct rvctr_sink *s, const struct rvctr_sample *smp)
 	}
 	for (j = 0; j < nr_seen; j++) {
 		unsigned int dso = seen[j];
-		struct rvctr_afdo *p = afdo_for(a, dso);
+		struct rvctr_afdo *p;
 
+		if (afdo_for(a, dso, &p))
+			return rvctr_sink__fail(s, "out of memory");
+		if (!p)
+			continue;
 		for (i = 0; i < n; i++) {
 			a->offs[i].from_ok = a->from_in[i] && a->from_dso[i] == dso;
 			a->offs[i].to_ok = a->to_in[i] && a->to_dso[i] == dso;
 		}
-		if (!p || rvctr_afdo__add_entries(p, ip_in && ip_dso == dso, ip_off,
-						  smp->branches, a->offs, n))
+		if (rvctr_afdo__add_entries(p, ip_in && ip_dso == dso, ip_off, smp->branches,
+					    a->offs, n))
 			return rvctr_sink__fail(s, "out of memory");
 		a->branches[dso] += smp->nr_branches;
 	}

@@ -66,12 +66,12 @@ static int grow(struct rvctr_table *t)
 	return 0;
 }
 
-struct rvctr_counts *rvctr_table__get(struct rvctr_table *t, uint64_t a, uint64_t b)
+/* A key not in the table yet: out of line, so that finding one saves no registers. */
+static __attribute__((noinline)) struct rvctr_counts *insert(struct rvctr_table *t, uint64_t a,
+							       uint64_t b)
 {
 	struct rvctr_counts *c = find_slot(t->slots, t->cap, a, b);
 
-	if (c->used)
-		return c;
 	/* keep the load under 1/2 so probe sequences stay short */
 	if ((t->nr + 1) * 2 > t->cap) {
 		if (grow(t))
@@ -83,6 +83,17 @@ struct rvctr_counts *rvctr_table__get(struct rvctr_table *t, uint64_t a, uint64_
 	c->b = b;
 	t->nr++;
 	return c;
+}
+
+struct rvctr_counts *rvctr_table__get(struct rvctr_table *t, uint64_t a, uint64_t b)
+{
+	struct rvctr_counts *s = t->slots;
+	size_t mask = t->cap - 1, i;
+
+	for (i = hash(a, b) & mask; s[i].used; i = (i + 1) & mask)
+		if (s[i].a == a && s[i].b == b)
+			return &s[i];
+	return insert(t, a, b);
 }
 
 size_t rvctr_table__size(const struct rvctr_table *t)

@@ -102,6 +102,18 @@ $R convert -f perf -o - "$T_DIR/b.data" 2>/dev/null | $R convert -f perfscript -
 	>"$T_DIR/q.txt"
 [ -s "$T_DIR/f.txt" ] && cmp -s "$T_DIR/f.txt" "$T_DIR/p.txt" && cmp -s "$T_DIR/f.txt" "$T_DIR/q.txt" &&
 	ok "- reads stdin (file, or pipe mode on a pipe) and writes stdout" || not_ok "- for stdin/stdout"
+# a file is mapped and its records read in place, a pipe read through stdio:
+# the same output
+same=1
+for fmt in perfscript autofdo; do
+	rm -f "$T_DIR/m.out" "$T_DIR/s.out"
+	$R convert -f $fmt -o "$T_DIR/m.out" "$T_DIR/b.data" 2>/dev/null
+	$R convert -f perf -o - "$T_DIR/b.data" 2>/dev/null | $R convert -f $fmt -o "$T_DIR/s.out" - \
+		2>/dev/null
+	[ -s "$T_DIR/m.out" ] && cmp -s "$T_DIR/m.out" "$T_DIR/s.out" || same=0
+done
+[ $same -eq 1 ] && ok "perfscript and autofdo: a mapped file and a pipe give the same output" ||
+	not_ok "perfscript, autofdo: mapped and piped outputs differ"
 cat "$T_DIR/b.data" | $R convert -f perfscript -o - - 2>"$T_LOG" >/dev/null
 [ $? -eq 1 ] && grep -q 'file-mode perf.data on a pipe' "$T_LOG" &&
 	ok "file-mode perf.data on a pipe: clear error" || not_ok "file mode on a pipe: $(cat "$T_LOG")"

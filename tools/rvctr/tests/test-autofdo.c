@@ -99,6 +99,76 @@ static void test_untranslated_head(void)
 	rvctr_afdo__delete(a);
 }
 
+static uint64_t next(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* The profile as text. */
+static char *text_of(const struct rvctr_afdo *a)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (f) {
+		rvctr_afdo__write(a, f);
+		fclose(f);
+	}
+	return buf;
+}
+
+/*
+ * A stack wholly in one map added with its offsets made on the way
+ * (rvctr_afdo__add_biased, the sink's fast path) counts exactly what the
+ * general path counts: runs of repeated records (each table's last-key
+ * cache), duplicated heads, backward and over-long ranges, an ip in and
+ * out of the binary, and enough distinct keys that the tables grow under
+ * the cache.
+ */
+static void test_biased(void)
+{
+	static struct perf_branch_entry s[RVCTR_MAX_BRANCHES];
+	struct rvctr_afdo *general = rvctr_afdo__new(), *biased = rvctr_afdo__new();
+	uint64_t x = 0x9e3779b97f4a7c15ULL, n, i, ip, ip_off = 0;
+	unsigned int k;
+	int ip_ok;
+	char *want, *got;
+
+	for (k = 0; k < 3000; k++) {
+		n = next(&x) % RVCTR_MAX_BRANCHES + 1;
+		for (i = 0; i < n; i++) {
+			if (i && next(&x) % 2) {
+				s[i] = s[i - 1];	/* a loop's back edge, again */
+				continue;
+			}
+			/* k < 1500: few distinct keys; then many (the tables grow) */
+			br(&s[i], 0x10000 + (next(&x) % (k < 1500 ? 64 : 0x8000)) * 2,
+			   0x10000 + (next(&x) % (k < 1500 ? 64 : 0x8000)) * 2);
+		}
+		if (n > 1 && next(&x) % 8 == 0) {
+			br(&s[0], 0x1f000, 0x10000);	/* a long loop body: a duplicated head */
+			s[1] = s[0];
+		}
+		ip = next(&x) % 4 ? s[0].to : 0x90000;
+		ip_ok = !xlate(NULL, ip, &ip_off);
+		rvctr_afdo__add(general, ip, s, n, xlate, NULL);
+		rvctr_afdo__add_biased(biased, ip_ok, ip_off, s, n, (uint64_t)0 - 0x10000);
+	}
+	want = text_of(general);
+	got = text_of(biased);
+	T_OK(want && got && !strcmp(want, got), "one map's stacks, offsets made on the way: "
+	     "the same profile as the general path");
+	T_OK(rvctr_afdo__nr_ranges(general) > 10000, "with tables grown well past their start");
+	free(want);
+	free(got);
+	rvctr_afdo__delete(general);
+	rvctr_afdo__delete(biased);
+}
+
 static void test_table(void)
 {
 	struct rvctr_table *t = rvctr_table__new();
@@ -125,6 +195,7 @@ int main(void)
 	test_text();
 	test_bogus();
 	test_untranslated_head();
+	test_biased();
 	test_table();
 	return tests_done();
 }

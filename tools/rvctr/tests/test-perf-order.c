@@ -5,9 +5,16 @@
  * rounds kept), no rounds at all (memory bound), zstd COMPRESSED records
  * (a record split across two), pipe mode; and what a perf.data sink keeps
  * (times, FORK/EXIT, COMM_EXEC, kernel maps, MMAP2 build ids).
+ *
+ * Every file is read four ways that must deliver the same events: the
+ * file mapped (records read and queued in place), through stdio (a
+ * stream without a file: fmemopen), and from memory, aligned and not
+ * (misaligned records are copied).  A large file shows that the mapped
+ * reader gives back the pages it has read.
  */
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <rvctr/perf_data.h>
@@ -67,6 +74,105 @@ static size_t round_rec(uint64_t *buf)
 	return 8;
 }
 
+/* What a reader delivered: every event's bytes, folded (FNV-1a). */
+struct digest {
+	uint64_t hash, events;
+	int ret;
+	char err[256];
+};
+
+static void fold(uint64_t *h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	while (n--)
+		*h = (*h ^ *b++) * 0x100000001b3ULL;
+}
+
+static void digest_of(struct rvctr_reader *r, uint64_t qlimit, struct digest *d)
+{
+	struct rvctr_event ev;
+	unsigned int i;
+
+	memset(d, 0, sizeof(*d));
+	d->hash = 0xcbf29ce484222325ULL;
+	if (qlimit)
+		rvctr_reader__set_queue_limit(r, qlimit);
+	while ((d->ret = rvctr_reader__next(r, &ev)) > 0) {
+		fold(&d->hash, &ev.type, sizeof(ev.type));
+		fold(&d->hash, &ev.time, sizeof(ev.time));
+		fold(&d->hash, &ev.size, sizeof(ev.size));
+		if (ev.raw)
+			fold(&d->hash, ev.raw, ev.size);
+		if (ev.type == PERF_RECORD_SAMPLE)
+			fold(&d->hash, ev.sample.branches,
+			     ev.sample.nr_branches * sizeof(*ev.sample.branches));
+		d->events++;
+	}
+	snprintf(d->err, sizeof(d->err), "%s", rvctr_reader__error(r));
+	for (i = 0; i < rvctr_reader__nr_warnings(r); i++)
+		fold(&d->hash, rvctr_reader__warning(r, i), strlen(rvctr_reader__warning(r, i)));
+	rvctr_reader__close(r);
+}
+
+/* Read @path mapped, through stdio and from memory (aligned or not): the same events. */
+static void same_four_ways(const char *what, uint64_t qlimit)
+{
+	struct digest d[4];
+	unsigned char *buf = NULL;
+	struct stat st;
+	char err[256];
+	int fd = open(path, O_RDONLY), ok = 1, i;
+	FILE *f = NULL;
+
+	if (fd < 0 || fstat(fd, &st) || !(buf = malloc(st.st_size + 8)) ||
+	    read(fd, buf, st.st_size) != st.st_size) {
+		T_OK(0, "read the file back");
+		goto out;
+	}
+	for (i = 0; i < 4; i++) {
+		struct rvctr_reader *r = NULL;
+
+		switch (i) {
+		case 0:
+			r = rvctr_reader__open(path, err, sizeof(err));
+			break;
+		case 1:
+			f = fmemopen(buf, st.st_size, "rb");
+			r = f ? rvctr_reader__fopen(f, err, sizeof(err)) : NULL;
+			if (!r && f)
+				fclose(f);
+			break;
+		case 2:
+			r = rvctr_reader__open_memory(buf, st.st_size, err, sizeof(err));
+			break;
+		case 3:
+			memmove(buf + 1, buf, st.st_size);
+			r = rvctr_reader__open_memory(buf + 1, st.st_size, err, sizeof(err));
+			break;
+		}
+		if (!r) {
+			memset(&d[i], 0, sizeof(d[i]));
+			d[i].ret = -2;
+			snprintf(d[i].err, sizeof(d[i].err), "%s", err);
+		} else {
+			digest_of(r, qlimit, &d[i]);
+			if (i == 1)
+				fclose(f);
+		}
+		ok &= d[i].ret == d[0].ret && d[i].events == d[0].events &&
+		      d[i].hash == d[0].hash && !strcmp(d[i].err, d[0].err);
+		if (d[i].ret != d[0].ret || strcmp(d[i].err, d[0].err))
+			printf("# way %d: %d \"%s\", mapped: %d \"%s\"\n", i, d[i].ret, d[i].err,
+			       d[0].ret, d[0].err);
+	}
+	T_OK(ok && d[0].events, what);
+out:
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+}
+
 static struct rvctr_writer *open_file(void)
 {
 	struct perf_event_attr a = attr();
@@ -122,6 +228,20 @@ static void test_rounds(void)
 	T_OK(sorted, "times ascend (but for the late record)");
 	T_EQ(rvctr_reader__nr_unordered(r), 1, "one record came after its round: counted");
 	rvctr_reader__close(r);
+	same_four_ways("rounds: mapped, stdio and memory read the same", 0);
+
+	/* perf record killed: data.size 0, the last record cut */
+	{
+		uint64_t zero = 0;
+		struct stat st;
+		int fd = open(path, O_RDWR);
+
+		T_OK(fd >= 0 && pwrite(fd, &zero, 8, 48) == 8 && !fstat(fd, &st) &&
+		     !ftruncate(fd, st.st_size - 20), "cut the file");
+		if (fd >= 0)
+			close(fd);
+		same_four_ways("unfinished file cut mid-record: the same four ways", 0);
+	}
 }
 
 /* No FINISHED_ROUND at all: the queue releases its older half at the bound. */
@@ -157,6 +277,7 @@ static void test_queue_bound(void)
 	     strstr(rvctr_reader__warning(r, 0), "releasing the older half"),
 	     "the early release is a warning");
 	rvctr_reader__close(r);
+	same_four_ways("no rounds, bounded queue: the same four ways", 8192);
 }
 
 #ifdef HAVE_ZSTD
@@ -226,6 +347,7 @@ static void test_compressed(void)
 	T_EQ(samples, 6, "compressed: every sample, the split one too");
 	T_EQ(good, 6, "compressed: samples intact and in order");
 	rvctr_reader__close(r);
+	same_four_ways("compressed (unpadded records): the same four ways", 0);
 }
 #endif
 
@@ -277,6 +399,7 @@ static void test_auxtrace(void)
 	T_STREQ(rvctr_reader__error(r), "no error", "auxtrace: payload skipped, no error");
 	T_EQ(samples, 2, "auxtrace: the samples around it, none from its payload");
 	rvctr_reader__close(r);
+	same_four_ways("auxtrace: the same four ways", 0);
 }
 
 /* The perf sink keeps what perf report needs to resolve the samples. */
@@ -362,6 +485,7 @@ static void test_sink_keeps(void)
 	}
 	T_EQ(seen, 63, "every record type came through");
 	rvctr_reader__close(r);
+	same_four_ways("perf sink output: the same four ways", 0);
 }
 
 /* Pipe-mode writer to reader: attributes, names, arch and build ids as records. */
@@ -408,6 +532,58 @@ static void test_pipe_round_trip(void)
 	T_STREQ(rvctr_reader__arch(r), "riscv64", "HEADER_ARCH from HEADER_FEATURE");
 	T_EQ(rvctr_reader__nr_build_ids(r), 1, "build id from HEADER_BUILD_ID");
 	rvctr_reader__close(r);
+	same_four_ways("pipe mode in a file: the same four ways", 0);
+}
+
+/* Resident memory of this process, bytes. */
+static uint64_t rss(void)
+{
+	unsigned long size = 0, res = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (f) {
+		if (fscanf(f, "%lu %lu", &size, &res) != 2)
+			res = 0;
+		fclose(f);
+	}
+	return (uint64_t)res * sysconf(_SC_PAGESIZE);
+}
+
+/*
+ * A 24 MB file in rounds of 1000 samples: the mapped reader keeps only
+ * about what its queue holds resident, not the file.
+ */
+static void test_large_mapped(void)
+{
+	struct rvctr_writer *w = open_file();
+	struct rvctr_reader *r;
+	struct rvctr_event ev;
+	uint64_t rec[8], base, peak = 0, n = 0, i;
+	char err[256];
+
+	if (!w)
+		return;
+	for (i = 0; i < 500000; i++) {
+		rvctr_writer__raw(w, rec, sample_rec(rec, 1000 + i, 0x1000 + (i & 0xffff)));
+		if (i % 1000 == 999)
+			rvctr_writer__raw(w, rec, round_rec(rec));
+	}
+	rvctr_writer__close(w, err, sizeof(err));
+	r = rvctr_reader__open(path, err, sizeof(err));
+	T_OK(r != NULL, "large file: reader opens");
+	if (!r)
+		return;
+	base = rss();
+	while (rvctr_reader__next(r, &ev) > 0)
+		if (ev.type == PERF_RECORD_SAMPLE && !(++n % 4096) && rss() > peak)
+			peak = rss();
+	T_EQ(n, 500000, "large file: every sample");
+	T_OK(peak < base + (12ULL << 20),
+	     "large file: resident memory grows by less than half the file");
+	printf("# resident: %llu MiB before, at most %llu MiB while reading 24 MB\n",
+	       (unsigned long long)(base >> 20), (unsigned long long)(peak >> 20));
+	rvctr_reader__close(r);
+	same_four_ways("large file: the same four ways", 0);
 }
 
 int main(void)
@@ -427,6 +603,7 @@ int main(void)
 	test_auxtrace();
 	test_sink_keeps();
 	test_pipe_round_trip();
+	test_large_mapped();
 	unlink(path);
 	return tests_done();
 }

@@ -62,6 +62,12 @@ struct rvctr_afdo_entry {
 int rvctr_afdo__add_entries(struct rvctr_afdo *a, int ip_ok, uint64_t ip_off,
 			    const struct perf_branch_entry *br,
 			    const struct rvctr_afdo_entry *offs, uint64_t nr);
+/*
+ * The same for a stack whose every end lies in one map of the binary: the
+ * file offset of an address is address + @bias (modulo 2^64).
+ */
+int rvctr_afdo__add_biased(struct rvctr_afdo *a, int ip_ok, uint64_t ip_off,
+			   const struct perf_branch_entry *br, uint64_t nr, uint64_t bias);
 int rvctr_afdo__write(const struct rvctr_afdo *a, FILE *out);
 uint64_t rvctr_afdo__nr_ranges(const struct rvctr_afdo *a);
 uint64_t rvctr_afdo__nr_branches(const struct rvctr_afdo *a);

@@ -114,6 +114,13 @@ struct rvctr_reader;
  */
 struct rvctr_reader *rvctr_reader__open(const char *path, char *err, size_t errlen);
 struct rvctr_reader *rvctr_reader__fopen(FILE *f, char *err, size_t errlen);
+/*
+ * The same on @len bytes at @buf (file or pipe mode), which must stay
+ * unchanged until the reader is closed.  A regular file given to the two
+ * above is read this way too, mapped; other streams through stdio.
+ */
+struct rvctr_reader *rvctr_reader__open_memory(const void *buf, size_t len, char *err,
+					       size_t errlen);
 /* Is the input pipe-mode perf.data? */
 int rvctr_reader__is_pipe(const struct rvctr_reader *r);
 /* Bytes queued for ordering before half is released early (default 256 MiB). */
