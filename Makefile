@@ -58,7 +58,7 @@ rootfs: setup
 module: setup
 	@kdir=$$($(KDIR_CMD)) && $(KMAKE) -C "$$kdir" modules
 
-tools: setup
+tools: setup kernel
 	@$(MAKE) -C tools/rvctr
 	@$(MAKE) -C tools/rvctr guest
 
