@@ -249,7 +249,16 @@ static int run(struct convert *c, char **inputs, unsigned int nr)
 {
 	unsigned int i;
 
-	if (strcmp(c->output, "-")) {
+	struct stat st;
+
+	/*
+	 * A regular file is written under a temporary name and renamed on
+	 * success; anything else that exists (/dev/null, a FIFO, a
+	 * terminal) is written in place: renaming over it would replace
+	 * the device node with a file.
+	 */
+	if (strcmp(c->output, "-") &&
+	    (stat(c->output, &st) || S_ISREG(st.st_mode))) {
 		c->tmp = temp_output(c->output, c->err, sizeof(c->err));
 		if (!c->tmp)
 			return error("%s", c->err);

@@ -133,4 +133,12 @@ n_filtered() { $R convert -f perf -o "$T_DIR/x.data" "$@" "$T_DIR/b.data" 2>&1 |
 	not_ok "--dso"
 $R convert -f perf -o "$T_DIR/x.data" --pid x "$T_DIR/b.data" 2>"$T_LOG"
 [ $? -eq 1 ] && grep -q 'not a number' "$T_LOG" && ok "--pid x: clear error" || not_ok "--pid x"
+# An output that is not a regular file (a FIFO here, /dev/null in use) is
+# written in place: renaming the temporary file over it would replace it.
+mkfifo "$T_DIR/fifo"
+timeout 20 cat "$T_DIR/fifo" >"$T_DIR/fifo.out" &
+$R convert -f perfscript -o "$T_DIR/fifo" "$T_DIR/b.data" 2>"$T_LOG"; rc=$?
+wait
+[ $rc -eq 0 ] && [ -p "$T_DIR/fifo" ] && [ -s "$T_DIR/fifo.out" ] &&
+	ok "-o FIFO: written through, still a FIFO" || not_ok "-o FIFO: rc $rc, $(ls -l "$T_DIR/fifo")"
 done_testing
