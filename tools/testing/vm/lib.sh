@@ -227,3 +227,46 @@ series_isa_patches() {
 		echo "$p"
 	done
 }
+
+# stall_guard DIR GRACE: copy a board's console (stdin) to stdout, each
+# line stamped with the host's time (seconds), and end the board (the QEMU
+# pid in DIR/qemu.pid, run's RVCTR_VM_PIDFILE) once its kernel has
+# reported a stall (RCU stall, soft lockup, hung task) and GRACE seconds
+# have passed since with no line starting "parity: " (a finished test):
+# DIR/stalled then says why.  A livelocked guest kernel runs no task, so
+# no time limit inside the guest can end its test.
+stall_guard() {
+	local d=$1 grace=$2 l part='' rc since='' msg='' tick
+	tick=$((grace < 15 ? (grace > 0 ? grace : 1) : 15))
+	while :; do
+		if IFS= read -r -t "$tick" l; then
+			l=$part$l
+			part=''
+		else
+			rc=$?
+			if [ "$rc" -le 128 ]; then
+				[ -z "$part$l" ] || printf '%(%s)T %s\n' -1 "$part$l"
+				break
+			fi
+			# Timed out: bash hands back the partial line.
+			part=$part$l
+			l=''
+		fi
+		if [ -n "$l" ]; then
+			printf '%(%s)T %s\n' -1 "$l"
+			case $l in
+			*"self-detected stall"*|*"detected stalls on CPU"*|*"soft lockup"*|*"blocked for more than"*)
+				[ -n "$since" ] || { since=$SECONDS; msg=$l; } ;;
+			"parity: "*) since='' ;;
+			esac
+		fi
+		if [ -n "$since" ] && [ $((SECONDS - since)) -ge "$grace" ] &&
+		   [ ! -f "$d/stalled" ]; then
+			printf '%s; no test finished for %d s after it\n' \
+				"$(printf '%s' "$msg" | tr -d '\r' | sed -e 's/^\[[ 0-9.]*\] *//')" \
+				"$grace" >"$d/stalled"
+			printf '%(%s)T stall guard: the guest stalled, ending the board\n' -1
+			kill "$(cat "$d/qemu.pid" 2>/dev/null)" 2>/dev/null || true
+		fi
+	done
+}
