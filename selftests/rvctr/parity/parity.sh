@@ -9,8 +9,12 @@
 #   suite <TAB> id <TAB> name <TAB> Ok|FAILED|Skip <TAB> reason <TAB> seconds
 # and each test's output to $RVCTR_OUT/logs/.  A test that outlives
 # PARITY_TEST_TIMEOUT guest seconds (default 300; the host's parity
-# passes 300 << the -icount shift) is killed and is a FAILED row.  PARITY_PERF_TESTS="N M ..." runs only those perf tests (by
-# number).
+# passes 300 << the -icount shift) is killed and is a FAILED row.
+# PARITY_PERF_TESTS="N M ..." runs only those perf tests (by number).
+# Before each test, $RVCTR_OUT/current names it (suite <TAB> id <TAB>
+# name): a guest that stalls cannot time its own test out, and the host
+# then ends the board, writes that test's FAILED row and boots the board
+# again with PARITY_SKIP_DONE=1, which skips every test that has a row.
 #
 # perf is the one built from the bench kernel's source (build-perf,
 # /opt/rvctr/perf), first in PATH so its shell tests call it too; the
@@ -24,7 +28,7 @@
 # The host's settings come as arguments (the board gets no environment).
 while [ $# -gt 0 ]; do
 	case $1 in
-	PARITY_TEST_TIMEOUT=*|PARITY_PERF_TESTS=*|PARITY_APPEND=*) export "${1?}"; shift ;;
+	PARITY_TEST_TIMEOUT=*|PARITY_PERF_TESTS=*|PARITY_APPEND=*|PARITY_SKIP_DONE=*) export "${1?}"; shift ;;
 	PARITY_*=*) echo "parity: unknown setting $1" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -43,6 +47,20 @@ mkdir -p "$logs" "$tlogs"
 export PATH="$perfdir/bin:$PATH"
 
 [ $# -gt 0 ] || set -- perf perf_events bpf
+
+# starting SUITE ID NAME [DONE]: the test about to run, for the host's
+# stall guard.  Returns 1 (skip it) with PARITY_SKIP_DONE when the test
+# has a row already: DONE (default ID) itself or one of its cases
+# (DONE.N); DONE '*' is any row of SUITE.
+starting() {
+	if [ -n "${PARITY_SKIP_DONE:-}" ] &&
+	   awk -F'\t' -v s="$1" -v i="${4:-$2}" '$1 == s && (i == "*" || $2 == i || index($2, i ".") == 1) { f = 1 }
+		END { exit !f }' "$res"; then
+		echo "parity: $1 $2 $3: has a result already, not run again"
+		return 1
+	fi
+	printf '%s\t%s\t%s\n' "$1" "$2" "$3" >"$out/current"
+}
 
 # row SUITE ID NAME RESULT REASON SECONDS
 row() {
@@ -96,14 +114,16 @@ why() {
 }
 
 suite_perf() {
-	local perf=$perfdir/bin/perf ids id log t0 rc n line num name result reason
+	local perf=$perfdir/bin/perf list ids id log t0 rc n line num name result reason
 	if [ ! -x $perf ]; then
 		row perf - "perf test" Skip "no perf at $perf (build-perf)" 0
 		return
 	fi
-	ids=${PARITY_PERF_TESTS:-$($perf test list 2>&1 |
-		sed -n -E 's/^ *([0-9]+): .*/\1/p')}
+	list=$($perf test list 2>&1)
+	ids=${PARITY_PERF_TESTS:-$(echo "$list" | sed -n -E 's/^ *([0-9]+): .*/\1/p')}
 	for id in $ids; do
+		name=$(echo "$list" | sed -n -E "s/^ *$id: (.*)/\1/p")
+		starting perf "$id" "${name:-test $id}" || continue
 		log=$tlogs/perf-$id.log
 		t0=$SECONDS
 		(cd /tmp && timeout -k 10 "$tmo" $perf test -S -v "$id") >"$log" 2>&1
@@ -127,7 +147,7 @@ suite_perf() {
 		done <"$log.txt"
 		rm -f "$log.txt"
 		if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-			name=$($perf test list 2>&1 | sed -n -E "s/^ *$id: (.*)/\1/p")
+			name=$(echo "$list" | sed -n -E "s/^ *$id: (.*)/\1/p")
 			row perf "$id" "${name:-test $id}" FAILED "timed out after $tmo s" $((SECONDS - t0))
 		elif [ $n -eq 0 ]; then
 			row perf "$id" "test $id" FAILED "no result line (status $rc): $(why "$log")" $((SECONDS - t0))
@@ -145,6 +165,7 @@ run_kselftests() {
 	for t in "$dir"/*; do
 		[ -x "$t" ] && [ -f "$t" ] || continue
 		name=$(basename "$t")
+		starting "$suite" "$name" "$name" || continue
 		log=$tlogs/$suite-$name.log
 		t0=$SECONDS
 		(cd /tmp && timeout -k 10 "$tmo" "$t") >"$log" 2>&1
@@ -192,6 +213,7 @@ suite_bpf() {
 		row bpf - "BPF branch selftests" Skip "not built: no $d/bpf_runner" 0
 		return
 	fi
+	starting bpf bpf_runner "BPF branch selftests" '*' || return 0
 	log=$tlogs/bpf.log
 	t0=$SECONDS
 	(cd $d && timeout -k 10 "$tmo" ./bpf_runner) >"$log" 2>&1
@@ -222,6 +244,7 @@ for s in "$@"; do
 	*) echo "parity: unknown suite $s" >&2; exit 2 ;;
 	esac
 done
+rm -f "$out/current"
 echo "parity: $(wc -l <"$res") results in $SECONDS s"
 # The host compares boards; a board's own failures are not this script's.
 exit 0
