@@ -835,7 +835,9 @@ static int read_header(struct rvctr_reader *r)
 	return read_file_header(r);
 }
 
-struct rvctr_reader *rvctr_reader__fopen(FILE *f, char *err, size_t errlen)
+/* Input from a stream (f) or from memory (buf, len), header read. */
+static struct rvctr_reader *reader_new(FILE *f, const void *buf, size_t len, char *err,
+				       size_t errlen)
 {
 	struct rvctr_reader *r = calloc(1, sizeof(*r));
 
@@ -844,24 +846,6 @@ struct rvctr_reader *rvctr_reader__fopen(FILE *f, char *err, size_t errlen)
 		return NULL;
 	}
 	r->f = f;
-	r->qlimit = QUEUE_LIMIT_DEFAULT;
-	if (read_header(r)) {
-		snprintf(err, errlen, "%s", r->err);
-		rvctr_reader__close(r);
-		return NULL;
-	}
-	return r;
-}
-
-struct rvctr_reader *rvctr_reader__open_memory(const void *buf, size_t len, char *err,
-					       size_t errlen)
-{
-	struct rvctr_reader *r = calloc(1, sizeof(*r));
-
-	if (!r) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
 	r->mem = buf;
 	r->mem_len = len;
 	r->qlimit = QUEUE_LIMIT_DEFAULT;
@@ -871,6 +855,17 @@ struct rvctr_reader *rvctr_reader__open_memory(const void *buf, size_t len, char
 		return NULL;
 	}
 	return r;
+}
+
+struct rvctr_reader *rvctr_reader__fopen(FILE *f, char *err, size_t errlen)
+{
+	return reader_new(f, NULL, 0, err, errlen);
+}
+
+struct rvctr_reader *rvctr_reader__open_memory(const void *buf, size_t len, char *err,
+					       size_t errlen)
+{
+	return reader_new(NULL, buf, len, err, errlen);
 }
 
 struct rvctr_reader *rvctr_reader__open(const char *path, char *err, size_t errlen)
