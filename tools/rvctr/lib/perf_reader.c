@@ -726,6 +726,35 @@ static void free_zstd(struct rvctr_reader *r)
 
 /* ---- opening ---- */
 
+/*
+ * data.size 0 is how perf record leaves a file it did not finish (it
+ * writes the sizes and the feature table at exit), and how a finished
+ * file with no records looks.  The finished one has its feature table
+ * right at data.offset, each section after the table and inside the
+ * file; the records of an unfinished file do not pass for such a table (a
+ * record header read as an offset is far beyond any file).
+ */
+static int empty_but_finished(struct rvctr_reader *r)
+{
+	uint64_t table = r->hdr.data.offset, n = 0, i, end;
+	unsigned int bit;
+
+	for (bit = 0; bit < PERF_FEAT_BITS; bit++)
+		n += rvctr_reader__has_feature(r, bit);
+	end = table + n * sizeof(struct perf_section);
+	if (!n || end < table || end > r->file_size)
+		return 0;
+	for (i = 0; i < n; i++) {
+		struct perf_section s;
+
+		if (read_at(r, table + i * sizeof(s), &s, sizeof(s), "feature table"))
+			return 0;
+		if (s.offset < end || s.offset > r->file_size || s.size > r->file_size - s.offset)
+			return 0;
+	}
+	return 1;
+}
+
 static int read_file_header(struct rvctr_reader *r)
 {
 	if (read_at(r, 0, &r->hdr, sizeof(r->hdr), "file header"))
@@ -736,7 +765,7 @@ static int read_file_header(struct rvctr_reader *r)
 	if (section_ok(r, &r->hdr.data, "data") || read_attrs(r))
 		return -1;
 	r->data_end = r->hdr.data.offset + r->hdr.data.size;
-	if (!r->hdr.data.size) {
+	if (!r->hdr.data.size && !empty_but_finished(r)) {
 		/* perf record writes the sizes and features at exit */
 		warn(r, W_DATA_SIZE, "data size is 0: perf record was not properly terminated; "
 		     "reading to the end of the file");

@@ -244,6 +244,67 @@ static void test_rounds(void)
 	}
 }
 
+/*
+ * data.size 0: a finished file with no records (its feature table at
+ * data.offset) is empty and says nothing; an unfinished one (perf record
+ * killed) is read to its end, with a warning.
+ */
+static void test_empty_data(void)
+{
+	struct rvctr_writer *w = open_file();
+	struct rvctr_reader *r;
+	struct rvctr_event ev;
+	uint64_t rec[8], sec[2], zero = 0;
+	unsigned int n = 0;
+	char err[256];
+	int fd;
+
+	if (!w)
+		return;
+	rvctr_writer__close(w, err, sizeof(err));
+	r = rvctr_reader__open(path, err, sizeof(err));
+	T_OK(r != NULL, "finished, no records: opens");
+	if (!r) {
+		printf("# %s\n", err);
+		return;
+	}
+	while (rvctr_reader__next(r, &ev) > 0)
+		n++;
+	T_EQ(n, 0, "finished, no records: no events");
+	if (rvctr_reader__nr_warnings(r))
+		printf("# %s\n", rvctr_reader__warning(r, 0));
+	T_EQ(rvctr_reader__nr_warnings(r), 0, "finished, no records: no warning");
+	T_OK(rvctr_reader__has_feature(r, RVCTR_FEAT_BRANCH_STACK),
+	     "finished, no records: its features are read");
+	rvctr_reader__close(r);
+
+	/* The same file as perf record leaves it when killed after 2 samples. */
+	w = open_file();
+	if (!w)
+		return;
+	rvctr_writer__raw(w, rec, sample_rec(rec, 10, 0x1000));
+	rvctr_writer__raw(w, rec, sample_rec(rec, 20, 0x1004));
+	rvctr_writer__close(w, err, sizeof(err));
+	/* no feature table after the records, data.size 0 */
+	fd = open(path, O_RDWR);
+	T_OK(fd >= 0 && pread(fd, sec, sizeof(sec), 40) == sizeof(sec) &&
+	     !ftruncate(fd, (off_t)(sec[0] + sec[1])) && pwrite(fd, &zero, 8, 48) == 8,
+	     "unfinished: cut after the records, data.size set to 0");
+	if (fd >= 0)
+		close(fd);
+	r = rvctr_reader__open(path, err, sizeof(err));
+	T_OK(r != NULL, "unfinished: opens");
+	if (!r)
+		return;
+	n = 0;
+	while (rvctr_reader__next(r, &ev) > 0)
+		n += ev.type == PERF_RECORD_SAMPLE;
+	T_EQ(n, 2, "unfinished: both samples read");
+	T_OK(rvctr_reader__nr_warnings(r) > 0 &&
+	     strstr(rvctr_reader__warning(r, 0), "data size is 0"), "unfinished: warned");
+	rvctr_reader__close(r);
+}
+
 /* No FINISHED_ROUND at all: the queue releases its older half at the bound. */
 static void test_queue_bound(void)
 {
@@ -595,6 +656,7 @@ int main(void)
 	close(fd);
 	test_rounds();
 	test_queue_bound();
+	test_empty_data();
 #ifdef HAVE_ZSTD
 	test_compressed();
 #else
