@@ -77,22 +77,28 @@ EOF
 }
 
 # Refresh a private configuration's package lists at most once a day;
-# retry, since mirrors are sometimes caught mid-sync.  Returns non-zero if
-# there are no usable lists at all.
+# retry, since mirrors are sometimes caught mid-sync (for minutes: the
+# tries span about five).  Returns non-zero if there are no usable lists
+# at all.
 apt_private_update() {
 	local d="$RVCTR_CACHE/apt-$1" stamp try out
 	stamp="$d/state/updated-$(date +%Y%m%d)"
 	[ -f "$stamp" ] && return 0
-	for try in 1 2 3; do
-		if out=$(apt_private "$1" apt-get -q update 2>&1) &&
+	for try in 1 2 3 4 5; do
+		if out=$(apt_private "$1" apt-get -q -o Acquire::http::No-Cache=true update 2>&1) &&
 		   ! grep -q '^E:' <<<"$out"; then
 			touch "$stamp"
 			return 0
 		fi
-		log "apt update for Debian $1 failed (try $try)"
-		[ "$try" -eq 3 ] || sleep $((try * 10))
+		log "apt update for Debian $1 failed (try $try of 5)"
+		[ "$try" -eq 5 ] || sleep $((try * try * 10))
 	done
 	printf '%s\n' "$out" | grep '^[EW]:' >&2
+	if grep -q -e 'unexpected size' -e 'Hash Sum mismatch' <<<"$out"; then
+		log "the mirror ($GUEST_MIRROR) serves package lists that do not match its signed" \
+			"InRelease (a sync in progress, or a stale cache in between); apt will not use" \
+			"them.  Retry later, or set RVCTR_GUEST_MIRROR to another Debian mirror."
+	fi
 	# Stale lists still serve: only fail if there are none at all.
 	ls "$d"/state/lists/*_Packages >/dev/null 2>&1 || return 1
 	log "warning: using old package lists for Debian $1"
