@@ -198,8 +198,14 @@ static int convert_one(struct convert *c, const char *path)
 	r = source__reader(src);
 	if (r && c->ops->ranges && (drop_ntbr = check_ranges(c, path, r)) < 0)
 		goto fail;
-	if (!c->sink && open_sink(c, r))
+	if (c->sink) {
+		/* another recording: its pids and maps are its own */
+		filter__input(c->filter);
+		if (rvctr_sink__input(c->sink))
+			goto sink_failed;
+	} else if (open_sink(c, r)) {
 		goto fail;
+	}
 	for (i = 0; r && c->ops->build_id && i < rvctr_reader__nr_build_ids(r); i++)
 		if (c->ops->build_id(c->sink, rvctr_reader__build_id(r, i)))
 			goto sink_failed;

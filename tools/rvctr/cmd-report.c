@@ -61,6 +61,9 @@ static int report_one(struct rvctr_report *r, const char *path, const struct sou
 	if (!src)
 		return error("%s", err);
 	rd = source__reader(src);
+	/* a recording's pids and maps are its own, not an earlier input's */
+	rvctr_report__input(r);
+	filter__input(f);
 	describe_files(r, rd);
 	progress__init(&p, "reading", force);
 	while ((ret = source__next(src, &ev)) > 0) {
@@ -70,8 +73,9 @@ static int report_one(struct rvctr_report *r, const char *path, const struct sou
 				ret = error("out of memory");
 				break;
 			}
-		} else if ((ev.type == PERF_RECORD_MMAP || ev.type == PERF_RECORD_MMAP2) &&
-			   rvctr_report__mmap(r, &ev.mmap) && !maps_full) {
+		} else if ((ev.type == PERF_RECORD_MMAP || ev.type == PERF_RECORD_MMAP2 ?
+			    rvctr_report__mmap(r, &ev.mmap) : rvctr_report__task(r, &ev)) &&
+			   !maps_full) {
 			maps_full = 1;
 			fprintf(stderr, "rvctr: warning: %s: too many maps (or out of memory): "
 				"later ones are not used\n", path);

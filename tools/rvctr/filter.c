@@ -148,11 +148,20 @@ void filter__event(struct filter *f, const struct rvctr_event *ev)
 			if (t)
 				memcpy(t->comm, name, sizeof(name));
 		}
-	} else if ((ev->type == PERF_RECORD_MMAP || ev->type == PERF_RECORD_MMAP2) && f->maps &&
-		   rvctr_maps__add(f->maps, &ev->mmap) && !f->maps_full) {
+	}
+	if (f->maps && rvctr_maps__event(f->maps, ev) && !f->maps_full) {
 		f->maps_full = 1;
 		fprintf(stderr, "rvctr: warning: too many maps for --dso: later ones are not seen\n");
 	}
+}
+
+void filter__input(struct filter *f)
+{
+	if (f->maps)
+		rvctr_maps__reset(f->maps);
+	if (f->threads)
+		memset(f->threads, 0, f->cap * sizeof(*f->threads));
+	f->nr_threads = 0;
 }
 
 static int in_list(const uint32_t *v, unsigned int n, uint32_t x)

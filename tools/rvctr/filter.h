@@ -21,6 +21,8 @@ int filter__active(const struct filter *f);
 /* Every event, in order: COMM and MMAP records are remembered. */
 void filter__event(struct filter *f, const struct rvctr_event *ev);
 int filter__keep(struct filter *f, const struct rvctr_sample *s);
+/* Another input starts: its threads and maps are not the previous one's. */
+void filter__input(struct filter *f);
 uint64_t filter__dropped(const struct filter *f);
 
 #define FILTER_USAGE \

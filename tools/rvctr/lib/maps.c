@@ -7,9 +7,10 @@
  * does not grow with the other processes of a system-wide (-a) recording.
  * A new map replaces what it overlaps, as the kernel's mmap does and as
  * perf's maps__fixup_overlap_and_insert() does: older maps are cut down
- * to the parts it leaves, their file offsets moved along.  One more tree
- * takes every pid's maps that way, so the newest map of any pid holding an
- * address (the fallback) is one O(log n) lookup too.
+ * to the parts it leaves, their file offsets moved along.  An address not
+ * in its process's maps is looked up in the kernel's (pid -1) only: the
+ * maps of other processes, or of an earlier process with the same pid or
+ * an earlier recording, never place it.
  */
 #include <search.h>
 #include <stdlib.h>
@@ -17,7 +18,6 @@
 
 #include <rvctr/maps.h>
 
-#define MAX_MAPS	65536
 #define MAX_DSOS	4096
 
 struct node {
@@ -29,6 +29,7 @@ struct pid_maps {
 	uint32_t pid;
 	void *root;			/* tree of struct node */
 	unsigned int nr;
+	int exited;			/* the next process with the pid starts afresh */
 };
 
 struct dso_name {
@@ -39,8 +40,8 @@ struct dso_name {
 struct rvctr_maps {
 	void *pids;			/* tree of struct pid_maps, by pid */
 	struct pid_maps **all;		/* the same, to free them */
-	struct pid_maps global;		/* every pid's maps in one: newest wins */
 	unsigned int nr_pids, cap_pids;
+	unsigned int nr_nodes;		/* of every pid */
 	void *dso_tree;			/* struct dso_name, by name */
 	char *dsos[MAX_DSOS];
 	unsigned int nr_dsos;
@@ -89,7 +90,6 @@ void rvctr_maps__delete(struct rvctr_maps *m)
 		free(m->all[i]);
 	}
 	tdestroy(m->pids, free_nothing);
-	tdestroy(m->global.root, free);
 	free(m->all);
 	tdestroy(m->dso_tree, free);	/* the names themselves are in dsos[] */
 	for (i = 0; i < m->nr_dsos; i++)
@@ -149,23 +149,25 @@ static struct pid_maps *pid_maps(struct rvctr_maps *m, uint32_t pid, int create)
 	return p;
 }
 
-static int insert(struct pid_maps *p, const struct node *n)
+static int insert(struct rvctr_maps *m, struct pid_maps *p, const struct node *n)
 {
-	struct node *c = malloc(sizeof(*c));
+	struct node *c;
 
-	if (!c)
+	if (m->nr_nodes >= RVCTR_MAPS_MAX || !(c = malloc(sizeof(*c))))
 		return -1;
 	*c = *n;
+	c->map.pid = p->pid;
 	if (!tsearch(c, &p->root, cmp_node)) {
 		free(c);
 		return -1;
 	}
 	p->nr++;
+	m->nr_nodes++;
 	return 0;
 }
 
 /* Put @n in @p, cutting the older maps it overlaps down to what is left. */
-static int place(struct pid_maps *p, const struct node *n)
+static int place(struct rvctr_maps *m, struct pid_maps *p, const struct node *n)
 {
 	struct node **hit;
 
@@ -175,12 +177,13 @@ static int place(struct pid_maps *p, const struct node *n)
 		tdelete(gone, &p->root, cmp_node);
 		free(gone);
 		p->nr--;
+		m->nr_nodes--;
 		if (old.map.start < n->map.start) {
 			struct node left = old;
 
 			left.last = n->map.start - 1;
 			left.map.len = n->map.start - old.map.start;
-			if (insert(p, &left))
+			if (insert(m, p, &left))
 				return -1;
 		}
 		if (old.last > n->last) {
@@ -190,11 +193,32 @@ static int place(struct pid_maps *p, const struct node *n)
 			right.map.start = n->last + 1;
 			right.map.len -= cut;
 			right.map.pgoff += cut;
-			if (insert(p, &right))
+			if (insert(m, p, &right))
 				return -1;
 		}
 	}
-	return insert(p, n);
+	return insert(m, p, n);
+}
+
+/* The process @p had is gone: drop its maps. */
+static void clear(struct rvctr_maps *m, struct pid_maps *p)
+{
+	tdestroy(p->root, free);
+	p->root = NULL;
+	m->nr_nodes -= p->nr;
+	p->nr = 0;
+	p->exited = 0;
+	m->last = NULL;
+}
+
+/* @pid's maps, those of an exited process with the pid dropped first. */
+static struct pid_maps *live_pid_maps(struct rvctr_maps *m, uint32_t pid)
+{
+	struct pid_maps *p = pid_maps(m, pid, 1);
+
+	if (p && p->exited)
+		clear(m, p);
+	return p;
 }
 
 int rvctr_maps__add(struct rvctr_maps *m, const struct rvctr_mmap *mm)
@@ -206,16 +230,93 @@ int rvctr_maps__add(struct rvctr_maps *m, const struct rvctr_mmap *mm)
 
 	if (!mm->len)
 		return 0;	/* holds nothing */
-	if (m->global.nr + 2 > MAX_MAPS)
+	if (m->nr_nodes + 2 > RVCTR_MAPS_MAX)
 		return -1;
 	dso = dso_index(m, mm->filename);
-	p = dso < 0 ? NULL : pid_maps(m, mm->pid, 1);
+	p = dso < 0 ? NULL : live_pid_maps(m, mm->pid);
 	if (!p)
 		return -1;
 	n.map.dso = dso;
 	n.last = mm->start + (mm->len - 1) < mm->start ? UINT64_MAX : mm->start + (mm->len - 1);
 	m->last = NULL;
-	return place(p, &n) || place(&m->global, &n) ? -1 : 0;
+	return place(m, p, &n);
+}
+
+struct copy {
+	struct rvctr_maps *m;
+	struct pid_maps *to;
+	int failed;
+};
+
+static void copy_node(const void *nodep, VISIT which, void *closure)
+{
+	struct copy *c = closure;
+
+	if ((which == postorder || which == leaf) && !c->failed)
+		c->failed = insert(c->m, c->to, *(const struct node *const *)nodep);
+}
+
+int rvctr_maps__fork(struct rvctr_maps *m, uint32_t pid, uint32_t ppid)
+{
+	struct pid_maps *parent, *child;
+	struct copy c = { .m = m };
+
+	if (pid == ppid)
+		return 0;	/* a thread: its process's maps are its maps */
+	child = pid_maps(m, pid, 1);
+	if (!child)
+		return -1;
+	clear(m, child);	/* a new process: nothing of an earlier one */
+	parent = pid_maps(m, ppid, 0);
+	if (!parent || parent->exited)
+		return 0;
+	c.to = child;
+	twalk_r(parent->root, copy_node, &c);
+	return c.failed ? -1 : 0;
+}
+
+void rvctr_maps__exit(struct rvctr_maps *m, uint32_t pid, uint32_t tid)
+{
+	struct pid_maps *p = pid == tid ? pid_maps(m, pid, 0) : NULL;
+
+	if (p)
+		p->exited = 1;
+}
+
+void rvctr_maps__comm(struct rvctr_maps *m, uint32_t pid, int exec)
+{
+	struct pid_maps *p = pid_maps(m, pid, 0);
+
+	if (p && (exec || p->exited))
+		clear(m, p);
+}
+
+int rvctr_maps__event(struct rvctr_maps *m, const struct rvctr_event *ev)
+{
+	switch (ev->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return rvctr_maps__add(m, &ev->mmap);
+	case PERF_RECORD_FORK:
+		return rvctr_maps__fork(m, ev->task.pid, ev->task.ppid);
+	case PERF_RECORD_EXIT:
+		rvctr_maps__exit(m, ev->task.pid, ev->task.tid);
+		return 0;
+	case PERF_RECORD_COMM:
+		rvctr_maps__comm(m, ev->comm.pid,
+				 !!((ev->misc | ev->comm.misc) & PERF_RECORD_MISC_COMM_EXEC));
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+void rvctr_maps__reset(struct rvctr_maps *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nr_pids; i++)
+		clear(m, m->all[i]);
 }
 
 static const struct node *find_in(const struct pid_maps *p, uint64_t addr)
@@ -238,8 +339,8 @@ const struct rvctr_map *rvctr_maps__find(struct rvctr_maps *m, uint32_t pid, uin
 		m->last = n;
 		return &n->map;
 	}
-	/* no map of its own: the newest map of any pid (kernel maps are pid -1) */
-	n = find_in(&m->global, addr);
+	/* the kernel's maps are every process's; no other process's are */
+	n = pid != (uint32_t)-1 ? find_in(pid_maps(m, -1, 0), addr) : NULL;
 	return n ? &n->map : NULL;
 }
 

@@ -144,6 +144,16 @@ void rvctr_report__set_arch(struct rvctr_report *r, const char *arch)
 	r->find.machine = r->machine;
 }
 
+int rvctr_report__task(struct rvctr_report *r, const struct rvctr_event *ev)
+{
+	return rvctr_maps__event(r->maps, ev);
+}
+
+void rvctr_report__input(struct rvctr_report *r)
+{
+	rvctr_maps__reset(r->maps);
+}
+
 int rvctr_report__build_id(struct rvctr_report *r, const struct rvctr_build_id *b)
 {
 	if (r->nr_build_ids >= MAX_REPORT_BUILD_IDS)

@@ -28,7 +28,7 @@ struct afdo_sink {
 	struct rvctr_symfind find;	/* where the binaries are */
 	struct rvctr_build_id *ids;	/* what the input recorded */
 	unsigned int nr_ids;
-	/* the map place() found last; maps change only in afdo_mmap */
+	/* the map place() found last; maps change only in afdo_maps */
 	struct hit {
 		int valid;
 		uint32_t pid;
@@ -109,19 +109,31 @@ static int afdo_build_id(struct rvctr_sink *s, const struct rvctr_build_id *b)
 	       rvctr_sink__fail(s, "out of memory") : 0;
 }
 
-static int afdo_mmap(struct rvctr_sink *s, const struct rvctr_event *ev)
+/* MMAP, MMAP2, FORK, EXIT, COMM: which process has which maps */
+static int afdo_maps(struct rvctr_sink *s, const struct rvctr_event *ev)
 {
 	struct afdo_sink *a = (struct afdo_sink *)s;
 
 	a->hit.valid = 0;
-	if (afdo_note_id(a, ev->mmap.filename, ev->mmap.build_id, ev->mmap.build_id_size))
+	if ((ev->type == PERF_RECORD_MMAP || ev->type == PERF_RECORD_MMAP2) &&
+	    afdo_note_id(a, ev->mmap.filename, ev->mmap.build_id, ev->mmap.build_id_size))
 		return rvctr_sink__fail(s, "out of memory");
-	if (rvctr_maps__add(a->maps, &ev->mmap) && !a->maps_full) {
+	if (rvctr_maps__event(a->maps, ev) && !a->maps_full) {
 		/* a limit, not an error: later maps are not attributed */
 		a->maps_full = 1;
 		fprintf(stderr, "rvctr: warning: too many maps: branches in maps after the "
-			"first %u are not profiled\n", 65536);
+			"first %u are not profiled\n", RVCTR_MAPS_MAX);
 	}
+	return 0;
+}
+
+/* Another recording: none of its processes is one of the previous one's. */
+static int afdo_input(struct rvctr_sink *s)
+{
+	struct afdo_sink *a = (struct afdo_sink *)s;
+
+	a->hit.valid = 0;
+	rvctr_maps__reset(a->maps);
 	return 0;
 }
 
@@ -352,7 +364,10 @@ const struct rvctr_sink_ops rvctr_sink_autofdo = {
 	.ranges = 1,
 	.open = afdo_open,
 	.build_id = afdo_build_id,
-	.mmap = afdo_mmap,
+	.input = afdo_input,
+	.mmap = afdo_maps,
+	.comm = afdo_maps,
+	.task = afdo_maps,
 	.sample = afdo_sample,
 	.close = afdo_close,
 	.abort = afdo_abort,

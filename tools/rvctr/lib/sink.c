@@ -58,6 +58,11 @@ int rvctr_sink__fail(struct rvctr_sink *s, const char *fmt, ...)
 	return -1;
 }
 
+int rvctr_sink__input(struct rvctr_sink *s)
+{
+	return s->ops->input ? s->ops->input(s) : 0;
+}
+
 int rvctr_sink__event(struct rvctr_sink *s, const struct rvctr_event *ev)
 {
 	const struct rvctr_sink_ops *o = s->ops;

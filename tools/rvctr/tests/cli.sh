@@ -91,11 +91,20 @@ ls -a "$T_DIR" | grep -q '^\.' | grep -v '^\.\.\?$' && not_ok "temporary file le
 
 # several inputs, -i, - for stdin and stdout
 sum() { awk -F: 'NF == 2 { s += $2 } END { print s + 0 }' "$1"; }
+# (each input's samples placed in its own maps: c.data is another recording
+# of the loop; s.txt has no maps without -b, so adds nothing)
+gen_snapshots 30 16 2 >"$T_DIR/s2.txt"
+$R convert -f perf -b "$T_DIR/loop" -o "$T_DIR/c.data" "$T_DIR/s2.txt" 2>/dev/null
 $R convert -f autofdo -o "$T_DIR/one.afdo" "$T_DIR/b.data" 2>/dev/null
-$R convert -f autofdo -o "$T_DIR/two.afdo" -i "$T_DIR/b.data" "$T_DIR/s.txt" 2>/dev/null
-one=$(sum "$T_DIR/one.afdo") two=$(sum "$T_DIR/two.afdo")
-[ "$one" -gt 0 ] && [ "$two" -eq $((2 * one)) ] && ok "two inputs (-i and positional) make one profile" ||
-	not_ok "two inputs: $two counts, one input $one"
+$R convert -f autofdo -o "$T_DIR/other.afdo" "$T_DIR/c.data" 2>/dev/null
+$R convert -f autofdo -o "$T_DIR/two.afdo" -i "$T_DIR/b.data" "$T_DIR/c.data" 2>/dev/null
+$R convert -f autofdo -o "$T_DIR/nomap.afdo" -i "$T_DIR/b.data" "$T_DIR/s.txt" 2>/dev/null
+one=$(sum "$T_DIR/one.afdo") other=$(sum "$T_DIR/other.afdo") two=$(sum "$T_DIR/two.afdo")
+[ "$one" -gt 0 ] && [ "$other" -gt 0 ] && [ "$two" -eq $((one + other)) ] &&
+	ok "two inputs (-i and positional) make one profile" ||
+	not_ok "two inputs: $two counts, the inputs alone $one and $other"
+[ "$(sum "$T_DIR/nomap.afdo")" -eq "$one" ] && ok "an input without maps borrows none of another's" ||
+	not_ok "snapshots without -b after b.data: $(sum "$T_DIR/nomap.afdo") counts, want $one"
 $R convert -f perfscript -o "$T_DIR/f.txt" "$T_DIR/b.data" 2>/dev/null
 $R convert -f perfscript -o - - <"$T_DIR/b.data" 2>/dev/null >"$T_DIR/p.txt"
 $R convert -f perf -o - "$T_DIR/b.data" 2>/dev/null | $R convert -f perfscript -o - - 2>/dev/null \

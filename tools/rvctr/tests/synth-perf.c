@@ -7,6 +7,9 @@
  *   buildid FILENAME HEX             HEADER_BUILD_ID entry
  *   comm PID NAME
  *   mmap PID START LEN PGOFF FILENAME  an executable MMAP2
+ *   fork PID PPID                    FORK of a new process (or thread, PID ==
+ *                                    PPID; then TID is PID + 1)
+ *   exit PID                         EXIT of the process PID
  *   kmaps ROOT                       the kernel's and modules' maps as rvctr
  *                                    record writes them, from ROOT/proc etc.
  *   sample PID IP FROM/TO/TYPE/M/CYCLES ...   entries newest first (hex);
@@ -108,6 +111,19 @@ int main(int argc, char **argv)
 			m.pgoff = strtoull(f[3], NULL, 0);
 			snprintf(m.filename, sizeof(m.filename), "%s", f[4]);
 			rvctr_writer__mmap2(w, &m, time++, cpu);
+		} else if (!strcmp(tok, "fork") || !strcmp(tok, "exit")) {
+			char *pid = strtok_r(NULL, " \t\n", &save), *ppid = strtok_r(NULL, " \t\n", &save);
+			struct rvctr_task t = { 0 };
+			int fork = tok[0] == 'f';
+
+			if (!pid || (fork && !ppid))
+				return die(n, "fork PID PPID, exit PID");
+			t.pid = t.tid = strtoul(pid, NULL, 0);
+			t.ppid = t.ptid = fork ? strtoul(ppid, NULL, 0) : 1;
+			if (fork && t.pid == t.ppid)
+				t.tid = t.pid + 1;
+			t.time = time++;
+			rvctr_writer__task(w, fork ? PERF_RECORD_FORK : PERF_RECORD_EXIT, &t, cpu);
 		} else if (!strcmp(tok, "kmaps")) {
 			char *root = strtok_r(NULL, " \t\n", &save);
 			struct rvctr_kmaps k;

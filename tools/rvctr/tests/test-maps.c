@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Address maps: overlapping MMAPs, the any-pid fallback, and agreement with
- * a plain scan of every map (the previous implementation) on a large
+ * Address maps: overlapping MMAPs, which process's maps place an address
+ * (its own and the kernel's, never another's; fork, exit, exec, a new
+ * recording), and agreement with a plain scan of every map on a large
  * system-wide-like input; prints the lookup speed of both.
  */
 #include <stdlib.h>
@@ -51,8 +52,10 @@ static void test_overlap(void)
 	rvctr_maps__add(m, &mm);
 	mmap_of(&mm, 6, 0x2000, 0x1000, 0, "/c");
 	rvctr_maps__add(m, &mm);
-	r = rvctr_maps__find(m, 7, 0x2800);
-	T_STREQ(r ? rvctr_maps__dso_name(m, r->dso) : NULL, "/c", "unknown pid: newest of any");
+	T_OK(!rvctr_maps__find(m, 7, 0x2800), "a pid without maps: none of another's");
+	r = rvctr_maps__find(m, 7, 0xffffffff80001000ULL);
+	T_STREQ(r ? rvctr_maps__dso_name(m, r->dso) : NULL, "[kernel.kallsyms]_text",
+		"a pid without maps: the kernel's");
 	r = rvctr_maps__find(m, 5, 0xffffffff80001000ULL);
 	T_STREQ(r ? rvctr_maps__dso_name(m, r->dso) : NULL, "[kernel.kallsyms]_text",
 		"kernel address: the pid -1 map");
@@ -67,7 +70,92 @@ static void test_overlap(void)
 	rvctr_maps__delete(m);
 }
 
-/* The previous implementation: every map, newest first, per lookup. */
+static const char *name_at(struct rvctr_maps *m, uint32_t pid, uint64_t addr)
+{
+	const struct rvctr_map *r = rvctr_maps__find(m, pid, addr);
+
+	return r ? rvctr_maps__dso_name(m, r->dso) : "(none)";
+}
+
+/*
+ * A JIT's code (pid 100, an anonymous map it has) is at an address another
+ * process (pid 200) maps a file at: pid 100's branches there are not
+ * placed in pid 200's file.
+ */
+static void test_own_pid_only(void)
+{
+	struct rvctr_maps *m = rvctr_maps__new();
+	struct rvctr_mmap mm;
+
+	mmap_of(&mm, 100, 0x10000, 0x1000, 0, "/usr/bin/jit");
+	rvctr_maps__add(m, &mm);
+	mmap_of(&mm, 200, 0x40000, 0x1000, 0, "/usr/bin/other");
+	rvctr_maps__add(m, &mm);
+	T_STREQ(name_at(m, 100, 0x40800), "(none)", "pid 100 at pid 200's address: unplaced");
+	T_STREQ(name_at(m, 200, 0x40800), "/usr/bin/other", "pid 200 at its own");
+	T_STREQ(name_at(m, 999, 0x10800), "(none)", "a pid with no maps: unplaced");
+	rvctr_maps__delete(m);
+}
+
+/* fork copies, threads share, exit ends a pid's maps for its next user */
+static void test_lifetime(void)
+{
+	struct rvctr_maps *m = rvctr_maps__new();
+	struct rvctr_event ev = { .type = PERF_RECORD_FORK };
+	struct rvctr_mmap mm;
+
+	mmap_of(&mm, 10, 0x10000, 0x1000, 0, "/bin/sh");
+	rvctr_maps__add(m, &mm);
+	T_EQ(rvctr_maps__fork(m, 11, 10), 0, "fork");
+	T_STREQ(name_at(m, 11, 0x10800), "/bin/sh", "a forked child has its parent's maps");
+	mmap_of(&mm, 10, 0x20000, 0x1000, 0, "/lib/late.so");
+	rvctr_maps__add(m, &mm);
+	T_STREQ(name_at(m, 11, 0x20800), "(none)", "but not what the parent maps later");
+	mmap_of(&mm, 11, 0x10000, 0x1000, 0, "/bin/true");
+	rvctr_maps__add(m, &mm);
+	T_STREQ(name_at(m, 10, 0x10800), "/bin/sh", "nor the parent the child's");
+	/* a thread (pid == ppid): the same maps, by pid */
+	ev.task = (struct rvctr_task){ .pid = 10, .ppid = 10, .tid = 12, .ptid = 10 };
+	T_EQ(rvctr_maps__event(m, &ev), 0, "FORK of a thread");
+	T_STREQ(name_at(m, 10, 0x10800), "/bin/sh", "a new thread keeps its process's maps");
+	ev.type = PERF_RECORD_EXIT;
+	rvctr_maps__event(m, &ev);
+	T_STREQ(name_at(m, 10, 0x10800), "/bin/sh", "a thread's exit keeps them too");
+	/* the process exits; its late samples still place; a new one with its pid */
+	ev.task = (struct rvctr_task){ .pid = 10, .ppid = 1, .tid = 10, .ptid = 1 };
+	rvctr_maps__event(m, &ev);
+	T_STREQ(name_at(m, 10, 0x10800), "/bin/sh", "after EXIT: its own late samples");
+	ev.type = PERF_RECORD_FORK;
+	ev.task = (struct rvctr_task){ .pid = 10, .ppid = 1, .tid = 10, .ptid = 1 };
+	rvctr_maps__event(m, &ev);
+	T_STREQ(name_at(m, 10, 0x10800), "(none)", "pid reused (FORK): not the old process's");
+	/* reuse seen only as an MMAP (no FORK recorded) */
+	mmap_of(&mm, 20, 0x10000, 0x1000, 0, "/bin/a");
+	rvctr_maps__add(m, &mm);
+	rvctr_maps__exit(m, 20, 20);
+	mmap_of(&mm, 20, 0x30000, 0x1000, 0, "/bin/b");
+	rvctr_maps__add(m, &mm);
+	T_STREQ(name_at(m, 20, 0x10800), "(none)", "pid reused (MMAP): not the old process's");
+	T_STREQ(name_at(m, 20, 0x30800), "/bin/b", "but its own");
+	/* exec: COMM with COMM_EXEC */
+	ev = (struct rvctr_event){ .type = PERF_RECORD_COMM, .misc = PERF_RECORD_MISC_COMM_EXEC };
+	ev.comm.pid = ev.comm.tid = 20;
+	rvctr_maps__event(m, &ev);
+	T_STREQ(name_at(m, 20, 0x30800), "(none)", "exec drops the old image's maps");
+	/* a new recording: no process carries over, the kernel's neither */
+	mmap_of(&mm, -1, 0xffffffff80000000ULL, 0x1000000, 0, "[kernel.kallsyms]_text");
+	rvctr_maps__add(m, &mm);
+	rvctr_maps__reset(m);
+	T_STREQ(name_at(m, 11, 0x10800), "(none)", "reset: no process's maps");
+	T_STREQ(name_at(m, 11, 0xffffffff80000800ULL), "(none)", "reset: nor the kernel's");
+	mmap_of(&mm, 11, 0x10000, 0x1000, 0, "/bin/sh");
+	rvctr_maps__add(m, &mm);
+	T_STREQ(name_at(m, 11, 0x10800), "/bin/sh", "maps after a reset");
+	T_EQ(rvctr_maps__nr_dsos(m), 6, "binary names (and indexes) survive a reset");
+	rvctr_maps__delete(m);
+}
+
+/* A plain scan: every map, newest first, per lookup (its own, else the kernel's). */
 struct ref {
 	struct rvctr_mmap *maps;
 	unsigned int nr;
@@ -75,7 +163,7 @@ struct ref {
 
 static const struct rvctr_mmap *ref_find(const struct ref *r, uint32_t pid, uint64_t addr)
 {
-	const struct rvctr_mmap *any = NULL;
+	const struct rvctr_mmap *kernel = NULL;
 	unsigned int i;
 
 	for (i = r->nr; i-- > 0;) {
@@ -85,10 +173,10 @@ static const struct rvctr_mmap *ref_find(const struct ref *r, uint32_t pid, uint
 			continue;
 		if (m->pid == pid)
 			return m;
-		if (!any)
-			any = m;
+		if (m->pid == (uint32_t)-1 && !kernel)
+			kernel = m;
 	}
-	return any;
+	return kernel;
 }
 
 static double now(void)
@@ -110,7 +198,7 @@ static double now(void)
  */
 static void test_many(void)
 {
-	struct ref ref = { calloc(PIDS * MAPS_PER_PID, sizeof(struct rvctr_mmap)), 0 };
+	struct ref ref = { calloc(PIDS * MAPS_PER_PID + 1, sizeof(struct rvctr_mmap)), 0 };
 	struct rvctr_maps *m = rvctr_maps__new();
 	uint64_t *addr = calloc(LOOKUPS, sizeof(*addr)), sum_new = 0, sum_ref = 0;
 	uint32_t *pid = calloc(LOOKUPS, sizeof(*pid));
@@ -119,6 +207,10 @@ static void test_many(void)
 	char name[64];
 
 	srand(1);
+	/* a kernel map (pid -1) over part of the range: every pid's below its own */
+	mmap_of(&ref.maps[ref.nr], -1, 0x3f00000000ULL, 0x2000000, 0, "[kernel.kallsyms]");
+	if (rvctr_maps__add(m, &ref.maps[ref.nr++]))
+		bad++;
 	for (j = 0; j < MAPS_PER_PID; j++) {
 		for (i = 0; i < PIDS; i++) {
 			uint64_t base = 0x3f00000000ULL + ((uint64_t)(rand() % 0x10000) << 12);
@@ -131,11 +223,11 @@ static void test_many(void)
 			ref.nr++;
 		}
 	}
-	T_EQ(bad, 0, "60000 maps added");
+	T_EQ(bad, 0, "60001 maps added");
 	for (i = 0; i < LOOKUPS; i++) {
 		const struct rvctr_mmap *mm = &ref.maps[rand() % ref.nr];
 
-		pid[i] = rand() % 8 ? mm->pid : 5000;	/* some with no maps of their own */
+		pid[i] = rand() % 8 ? mm->pid : 5000u + rand() % 2;	/* some with no maps */
 		addr[i] = mm->start + rand() % (mm->len + 0x1000);
 	}
 	for (i = 0; i < LOOKUPS; i++) {
@@ -178,6 +270,8 @@ static void test_many(void)
 int main(void)
 {
 	test_overlap();
+	test_own_pid_only();
+	test_lifetime();
 	test_many();
 	return tests_done();
 }

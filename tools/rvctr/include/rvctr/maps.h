@@ -16,14 +16,39 @@ struct rvctr_maps;
 
 struct rvctr_maps *rvctr_maps__new(void);
 void rvctr_maps__delete(struct rvctr_maps *m);
+/* Most maps kept (of all processes, forked copies included). */
+#define RVCTR_MAPS_MAX		(1u << 20)
+
 /* 0, or -1 when full or out of memory. */
 int rvctr_maps__add(struct rvctr_maps *m, const struct rvctr_mmap *mm);
 /*
- * The newest map of @pid holding @addr, else the newest map of any pid
- * holding it (kernel maps are pid -1; a forked child has its parent's), or
- * NULL.  O(log n) in the maps of @pid.  A newer map replaces the parts of
- * older ones it overlaps, so the result may be a cut-down part of an
- * older map (start and pgoff moved together).  Valid until the next add.
+ * A process's lifetime, as perf's threads have it (maps belong to the
+ * process, pid, and every thread of it shares them):
+ *   fork  a new process @pid (pid != ppid) starts with a copy of @ppid's
+ *         maps and none of an earlier process with its pid; a new thread
+ *         (pid == ppid) changes nothing
+ *   exit  the process @pid (its leader, tid == pid) ended: its maps still
+ *         place its own late samples, but the next process to reuse the
+ *         pid (its FORK, COMM or MMAP) starts without them
+ *   comm  an exec (@exec) replaces the address space: the maps go
+ * 0, or -1 when full or out of memory.
+ */
+int rvctr_maps__fork(struct rvctr_maps *m, uint32_t pid, uint32_t ppid);
+void rvctr_maps__exit(struct rvctr_maps *m, uint32_t pid, uint32_t tid);
+void rvctr_maps__comm(struct rvctr_maps *m, uint32_t pid, int exec);
+/* MMAP, MMAP2, FORK, EXIT and COMM events to the calls above; others ignored. */
+int rvctr_maps__event(struct rvctr_maps *m, const struct rvctr_event *ev);
+/*
+ * Forget every process (the start of another recording, whose pids are
+ * not this one's).  Binary names and their indexes stay.
+ */
+void rvctr_maps__reset(struct rvctr_maps *m);
+/*
+ * The newest map of @pid holding @addr, else the kernel's (pid -1, which
+ * apply to every process), or NULL: never another process's.  O(log n) in
+ * the maps of @pid.  A newer map replaces the parts of older ones it
+ * overlaps, so the result may be a cut-down part of an older map (start
+ * and pgoff moved together).  Valid until the maps next change.
  */
 const struct rvctr_map *rvctr_maps__find(struct rvctr_maps *m, uint32_t pid, uint64_t addr);
 unsigned int rvctr_maps__nr_dsos(const struct rvctr_maps *m);

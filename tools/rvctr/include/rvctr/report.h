@@ -20,6 +20,10 @@ void rvctr_report__delete(struct rvctr_report *r);
 void rvctr_report__set_lookup(struct rvctr_report *r, const char *buildid_dir,
 			      const char *kallsyms, const char *vmlinux);
 int rvctr_report__mmap(struct rvctr_report *r, const struct rvctr_mmap *m);
+/* FORK, EXIT, COMM: which process has which maps (rvctr/maps.h). */
+int rvctr_report__task(struct rvctr_report *r, const struct rvctr_event *ev);
+/* Another input starts: no process of the previous one carries over. */
+void rvctr_report__input(struct rvctr_report *r);
 /*
  * What the recording knew about its files: symbols are only taken from a
  * file whose build id matches (when one was recorded) and whose machine

@@ -6,6 +6,8 @@
  *   open      the output (a path, "-" for standard output) and what the
  *             input says about itself
  *   build_id  a build id the input recorded (any time before close)
+ *   input     another input starts (not called for the first): its pids,
+ *             maps and build ids are its own, not the previous input's
  *   comm, mmap, task (FORK/EXIT), sample, round (FINISHED_ROUND)
  *   close     finish the output and release all but the sink itself (the
  *             caller frees it); 0, or -1 with the reason in err
@@ -42,6 +44,7 @@ struct rvctr_sink_ops {
 	int ranges;
 	struct rvctr_sink *(*open)(const struct rvctr_sink_info *info, char *err, size_t errlen);
 	int (*build_id)(struct rvctr_sink *s, const struct rvctr_build_id *b);
+	int (*input)(struct rvctr_sink *s);
 	int (*comm)(struct rvctr_sink *s, const struct rvctr_event *ev);
 	int (*mmap)(struct rvctr_sink *s, const struct rvctr_event *ev);
 	int (*task)(struct rvctr_sink *s, const struct rvctr_event *ev);
@@ -64,6 +67,9 @@ struct rvctr_sink *rvctr_sink__open(const struct rvctr_sink_ops *ops,
 /* Finish (0, or -1 with @err) or drop an open sink; both free it. */
 int rvctr_sink__close(struct rvctr_sink *s, char *err, size_t errlen);
 void rvctr_sink__abort(struct rvctr_sink *s);
+
+/* Another input starts (after the first): 0, or -1 with the reason in err. */
+int rvctr_sink__input(struct rvctr_sink *s);
 
 /* Hand one event to the sink's callback for it (others are ignored). */
 int rvctr_sink__event(struct rvctr_sink *s, const struct rvctr_event *ev);

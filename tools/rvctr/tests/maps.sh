@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Which maps place a sample's branches: its own process's (a thread's are
+# its process's, a forked child starts with its parent's) and the
+# kernel's, never another process's, nor those of an earlier process that
+# had its pid, nor those of another input.
+. "$(dirname "$0")/lib.sh"
+R=${RVCTR:?}
+SYNTH=${BUILD:?}/unit/synth-perf
+BIN=$T_DIR/loop
+
+if ! [ -x "$SYNTH" ] || ! build_loop "$BIN" >"$T_LOG" 2>&1 || ! loop_addrs "$BIN"; then
+	not_ok "build the riscv64 loop and the synth-perf helper"
+	done_testing
+	exit
+fi
+read -r off vaddr memsz < <(exec_load "$BIN")
+start=$((vaddr & ~0xfff))
+len=$(((vaddr + memsz + 0xfff) / 0x1000 * 0x1000 - start))
+mmap() { printf 'mmap %d %#x %#x %#x %s\n' "$1" "$start" "$len" $((off & ~0xfff)) "${2:-$BIN}"; }
+# sample PID: one stack of the loop, three branches
+sample() {
+	printf 'sample %d 0x%s 0x%s/0x%s/2/0/3 0x%s/0x%s/1/0/4 0x%s/0x%s/2/0/5\n' "$1" "$T2" \
+		"$B2" "$T2" "$B1" "$T1" "$B2" "$T2"
+}
+samples() { local i; for ((i = 0; i < $2; i++)); do sample "$1"; done; }
+# branches in an autofdo profile: the taken-branch counts (lines "a->b:n")
+branches() { awk -F: '/->/ { s += $2 } END { print s + 0 }' "$1"; }
+# afdo NAME DESCRIPTION-ON-STDIN: synthesize NAME.data, convert it; prints branches
+synth() { "$SYNTH" "$T_DIR/$1.data" >"$T_LOG" 2>&1; }
+afdo() { # OUT INPUT...: branches in the autofdo profile of INPUTs, or "failed"
+	local out=$T_DIR/$1.afdo
+	shift
+	if "$R" convert -f autofdo -o "$out" "$@" 2>"$T_LOG"; then branches "$out"; else echo failed; fi
+}
+
+# pid 100 maps the loop and has 4 samples (12 branches)
+{ echo "comm 100 loop"; mmap 100; samples 100 4; } | synth p100
+one=$(afdo one "$T_DIR/p100.data")
+[ "$one" = 12 ] && ok "pid 100: its 12 branches" || not_ok "pid 100: $one branches, want 12"
+
+# samples of pids with no maps, in the same recording: not placed in pid 100's
+{ echo "comm 100 loop"; mmap 100; samples 100 4; samples 300 2; samples 1 1; } | synth other
+got=$(afdo other "$T_DIR/other.data")
+[ "$got" = 12 ] && ok "pids without maps: not counted in another process's binary" ||
+	not_ok "pids without maps: $got branches, want pid 100's 12"
+
+# a fork's child starts with its parent's maps; a thread has its process's
+{ echo "comm 100 loop"; mmap 100; echo "fork 101 100"; samples 101 2; echo "fork 100 100"
+  samples 100 1; } | synth fork
+got=$(afdo fork "$T_DIR/fork.data")
+[ "$got" = 9 ] && ok "a forked child and a new thread: placed in the maps they have" ||
+	not_ok "fork, thread: $got branches, want 9"
+
+# the process exits; its late samples count; a new process reusing pid 100
+# (forked by pid 1, which mapped nothing) does not have its maps
+{ echo "comm 100 loop"; mmap 100; samples 100 1; echo "exit 100"; samples 100 1
+  echo "fork 100 1"; samples 100 3; } | synth reuse
+got=$(afdo reuse "$T_DIR/reuse.data")
+[ "$got" = 6 ] && ok "exit, then the pid reused: the new process has none of the old maps" ||
+	not_ok "pid reuse: $got branches, want the old process's 6"
+
+# another input: its samples only in its own maps.  Snapshot text (pid 1, no
+# MMAP without -b) alone places nothing, and after pid 100's recording it
+# must not borrow pid 100's maps (nor pid 1's of another input).
+gen_snapshots 5 16 1 >"$T_DIR/s.txt"
+got=$(afdo snap "$T_DIR/s.txt")
+[ "$got" = failed ] && grep -q 'no branches fall in any mapped binary' "$T_LOG" &&
+	ok "snapshots without -b alone: no mapped binary" || not_ok "snapshots alone: $got"
+got=$(afdo merged "$T_DIR/p100.data" "$T_DIR/s.txt")
+[ "$got" = 12 ] && ok "snapshots after a recording: not placed in its maps" ||
+	not_ok "snapshots merged after pid 100's recording: $got branches, want 12"
+got=$("$R" convert -f autofdo -p 999 -o "$T_DIR/m999.afdo" "$T_DIR/p100.data" "$T_DIR/s.txt" \
+	2>"$T_LOG" && branches "$T_DIR/m999.afdo")
+[ "${got:-failed}" = failed ] && grep -q 'no branches fall' "$T_LOG" &&
+	ok "snapshots as pid 999 after a recording: not placed in its maps" ||
+	not_ok "snapshots as pid 999, merged: $got branches"
+{ echo "comm 1 loop"; mmap 1; samples 1 2; } | synth p1
+got=$(afdo p1s "$T_DIR/p1.data" "$T_DIR/s.txt")
+[ "$got" = 6 ] && ok "pid 1 of another input: its maps are not the snapshots'" ||
+	not_ok "pid 1 of another input: $got branches, want 6"
+got=$(afdo p1p100 "$T_DIR/p1.data" "$T_DIR/p100.data")
+[ "$got" = 18 ] && ok "two recordings of one binary: one profile" ||
+	not_ok "two recordings: $got branches, want 18"
+# the same through --dso and report: maps per input there too
+got=$("$R" convert -f perf --dso loop -o "$T_DIR/d.data" "$T_DIR/p100.data" "$T_DIR/s.txt" 2>&1 |
+	grep -o '[0-9]* samples filtered' | grep -o '^[0-9]*')
+[ "${got:-0}" = 5 ] && ok "--dso: the second input's samples are in no binary" ||
+	not_ok "--dso over two inputs: ${got:-0} filtered, want the snapshots' 5"
+
+done_testing
