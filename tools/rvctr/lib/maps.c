@@ -32,9 +32,17 @@ struct pid_maps {
 	int exited;			/* the next process with the pid starts afresh */
 };
 
+/*
+ * A binary: its name and, when known, its build id.  Two builds of one
+ * path are two binaries, as perf's dsos are (dso_id__cmp): a map whose
+ * build id is unknown joins a binary of its name, and gives one whose
+ * build id was unknown its own.
+ */
 struct dso_name {
 	char *name;
 	unsigned int idx;
+	uint8_t id_size, id[20];
+	struct dso_name *next;		/* another build of the same name */
 };
 
 struct rvctr_maps {
@@ -42,8 +50,8 @@ struct rvctr_maps {
 	struct pid_maps **all;		/* the same, to free them */
 	unsigned int nr_pids, cap_pids;
 	unsigned int nr_nodes;		/* of every pid */
-	void *dso_tree;			/* struct dso_name, by name */
-	char *dsos[MAX_DSOS];
+	void *dso_tree;			/* struct dso_name, by name: the first build */
+	struct dso_name *dsos[MAX_DSOS];
 	unsigned int nr_dsos;
 	const struct node *last;	/* lookup cache */
 };
@@ -91,34 +99,50 @@ void rvctr_maps__delete(struct rvctr_maps *m)
 	}
 	tdestroy(m->pids, free_nothing);
 	free(m->all);
-	tdestroy(m->dso_tree, free);	/* the names themselves are in dsos[] */
-	for (i = 0; i < m->nr_dsos; i++)
+	tdestroy(m->dso_tree, free_nothing);	/* they are all in dsos[] */
+	for (i = 0; i < m->nr_dsos; i++) {
+		free(m->dsos[i]->name);
 		free(m->dsos[i]);
+	}
 	free(m);
 }
 
-static int dso_index(struct rvctr_maps *m, const char *name)
+static int dso_index(struct rvctr_maps *m, const char *name, const uint8_t *id, uint8_t size)
 {
-	struct dso_name key = { .name = (char *)name }, *d, **found;
+	struct dso_name key = { .name = (char *)name }, *d, *last = NULL, **found;
 
+	if (size > sizeof(key.id))
+		size = sizeof(key.id);
 	found = tfind(&key, &m->dso_tree, cmp_dso);
-	if (found)
-		return (*found)->idx;
-	if (m->nr_dsos >= MAX_DSOS)
+	/* the same build; else one whose build id is unknown, or any if ours is */
+	for (d = found ? *found : NULL; d; d = d->next)
+		if (size && d->id_size == size && !memcmp(d->id, id, size))
+			return d->idx;
+	for (d = found ? *found : NULL; d; last = d, d = d->next) {
+		if (size && d->id_size)
+			continue;
+		if (size) {
+			d->id_size = size;	/* now known */
+			memcpy(d->id, id, size);
+		}
+		return d->idx;
+	}
+	if (m->nr_dsos >= MAX_DSOS || !(d = calloc(1, sizeof(*d))))
 		return -1;
-	d = malloc(sizeof(*d));
-	m->dsos[m->nr_dsos] = strdup(name);
-	if (!d || !m->dsos[m->nr_dsos])
-		goto fail;
-	d->name = m->dsos[m->nr_dsos];
+	d->name = strdup(name);
 	d->idx = m->nr_dsos;
-	if (!tsearch(d, &m->dso_tree, cmp_dso))
-		goto fail;
+	d->id_size = size;
+	if (size)
+		memcpy(d->id, id, size);
+	if (!d->name || (!last && !tsearch(d, &m->dso_tree, cmp_dso))) {
+		free(d->name);
+		free(d);
+		return -1;
+	}
+	if (last)
+		last->next = d;
+	m->dsos[m->nr_dsos] = d;
 	return m->nr_dsos++;
-fail:
-	free(d);
-	free(m->dsos[m->nr_dsos]);
-	return -1;
 }
 
 static struct pid_maps *pid_maps(struct rvctr_maps *m, uint32_t pid, int create)
@@ -232,7 +256,7 @@ int rvctr_maps__add(struct rvctr_maps *m, const struct rvctr_mmap *mm)
 		return 0;	/* holds nothing */
 	if (m->nr_nodes + 2 > RVCTR_MAPS_MAX)
 		return -1;
-	dso = dso_index(m, mm->filename);
+	dso = dso_index(m, mm->filename, mm->build_id, mm->build_id_size);
 	p = dso < 0 ? NULL : live_pid_maps(m, mm->pid);
 	if (!p)
 		return -1;
@@ -351,5 +375,12 @@ unsigned int rvctr_maps__nr_dsos(const struct rvctr_maps *m)
 
 const char *rvctr_maps__dso_name(const struct rvctr_maps *m, unsigned int dso)
 {
-	return dso < m->nr_dsos ? m->dsos[dso] : NULL;
+	return dso < m->nr_dsos ? m->dsos[dso]->name : NULL;
+}
+
+const uint8_t *rvctr_maps__dso_build_id(const struct rvctr_maps *m, unsigned int dso,
+					unsigned int *size)
+{
+	*size = dso < m->nr_dsos ? m->dsos[dso]->id_size : 0;
+	return *size ? m->dsos[dso]->id : NULL;
 }

@@ -5,6 +5,7 @@
  * one with the most branches) is written.
  */
 #include <errno.h>
+#include <search.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,8 +27,10 @@ struct afdo_sink {
 	unsigned int nr;
 	int maps_full;
 	struct rvctr_symfind find;	/* where the binaries are */
-	struct rvctr_build_id *ids;	/* what the input recorded */
+	struct rvctr_build_id *ids;	/* what this input's header recorded */
 	unsigned int nr_ids;
+	void *id_tree;			/* the same, by file name */
+	struct rvctr_mmap mm;		/* an MMAP given its header build id */
 	/* the map place() found last; maps change only in afdo_maps */
 	struct hit {
 		int valid;
@@ -42,6 +45,17 @@ struct afdo_sink {
 };
 
 
+static void afdo_free_nothing(void *p)
+{
+	(void)p;	/* the build ids are in ids[] */
+}
+
+static int cmp_id_name(const void *a, const void *b)
+{
+	return strcmp(((const struct rvctr_build_id *)a)->filename,
+		      ((const struct rvctr_build_id *)b)->filename);
+}
+
 static void afdo_release(struct afdo_sink *a)
 {
 	unsigned int i;
@@ -54,6 +68,7 @@ static void afdo_release(struct afdo_sink *a)
 	rvctr_maps__delete(a->maps);
 	free(a->path);
 	free(a->binary);
+	tdestroy(a->id_tree, afdo_free_nothing);
 	free(a->ids);
 }
 
@@ -81,24 +96,30 @@ static struct rvctr_sink *afdo_open(const struct rvctr_sink_info *info, char *er
 	return &a->base;
 }
 
-/* A build id the input recorded (header, or an MMAP2's): the first wins. */
+/*
+ * A build id this input's header recorded: the first of a name wins.  It
+ * goes to the input's maps of that name that carry none of their own, so
+ * the binary is known by path and build id (two builds, two profiles).
+ */
 static int afdo_note_id(struct afdo_sink *a, const char *name, const uint8_t *id, uint8_t size)
 {
-	unsigned int i;
+	struct rvctr_build_id *b;
 
 	if (!size || !name[0] || a->nr_ids >= MAX_AFDO_BUILD_IDS)
 		return 0;	/* past the limit, files are used unchecked */
-	for (i = 0; i < a->nr_ids; i++)
-		if (!strcmp(a->ids[i].filename, name))
-			return 0;
 	if (!a->ids) {
 		a->ids = calloc(MAX_AFDO_BUILD_IDS, sizeof(*a->ids));
 		if (!a->ids)
 			return -1;
 	}
-	a->ids[a->nr_ids].size = size > 20 ? 20 : size;
-	memcpy(a->ids[a->nr_ids].id, id, a->ids[a->nr_ids].size);
-	snprintf(a->ids[a->nr_ids].filename, sizeof(a->ids[0].filename), "%s", name);
+	b = &a->ids[a->nr_ids];
+	b->size = size > 20 ? 20 : size;
+	memcpy(b->id, id, b->size);
+	snprintf(b->filename, sizeof(b->filename), "%s", name);
+	if (tfind(b, &a->id_tree, cmp_id_name))
+		return 0;
+	if (!tsearch(b, &a->id_tree, cmp_id_name))
+		return -1;
 	a->nr_ids++;
 	return 0;
 }
@@ -114,11 +135,24 @@ static int afdo_maps(struct rvctr_sink *s, const struct rvctr_event *ev)
 {
 	struct afdo_sink *a = (struct afdo_sink *)s;
 
+	struct rvctr_build_id key, **hdr = NULL;
+	int ret;
+
 	a->hit.valid = 0;
 	if ((ev->type == PERF_RECORD_MMAP || ev->type == PERF_RECORD_MMAP2) &&
-	    afdo_note_id(a, ev->mmap.filename, ev->mmap.build_id, ev->mmap.build_id_size))
-		return rvctr_sink__fail(s, "out of memory");
-	if (rvctr_maps__event(a->maps, ev) && !a->maps_full) {
+	    !ev->mmap.build_id_size && a->id_tree) {
+		snprintf(key.filename, sizeof(key.filename), "%s", ev->mmap.filename);
+		hdr = tfind(&key, &a->id_tree, cmp_id_name);
+	}
+	if (hdr) {
+		a->mm = ev->mmap;
+		a->mm.build_id_size = (*hdr)->size;
+		memcpy(a->mm.build_id, (*hdr)->id, (*hdr)->size);
+		ret = rvctr_maps__add(a->maps, &a->mm);
+	} else {
+		ret = rvctr_maps__event(a->maps, ev);
+	}
+	if (ret && !a->maps_full) {
 		/* a limit, not an error: later maps are not attributed */
 		a->maps_full = 1;
 		fprintf(stderr, "rvctr: warning: too many maps: branches in maps after the "
@@ -134,6 +168,10 @@ static int afdo_input(struct rvctr_sink *s)
 
 	a->hit.valid = 0;
 	rvctr_maps__reset(a->maps);
+	/* and its build ids are its own */
+	tdestroy(a->id_tree, afdo_free_nothing);
+	a->id_tree = NULL;
+	a->nr_ids = 0;
 	return 0;
 }
 
@@ -179,9 +217,9 @@ static int afdo_for(struct afdo_sink *a, unsigned int dso, struct rvctr_afdo **p
 		return 0;
 	if (!a->afdo[dso]) {
 		const char *name = rvctr_maps__dso_name(a->maps, dso);
-		const struct rvctr_build_id *id = NULL;
+		const uint8_t *id;
 		struct rvctr_symtab *t;
-		unsigned int i;
+		unsigned int id_size;
 		char err[512];
 		int mismatch;
 
@@ -196,12 +234,9 @@ static int afdo_for(struct afdo_sink *a, unsigned int dso, struct rvctr_afdo **p
 			*p = a->afdo[dso];
 			return 0;
 		}
-		for (i = 0; i < a->nr_ids && !id; i++)
-			if (!strcmp(a->ids[i].filename, name))
-				id = &a->ids[i];
 		/* the recorded file: build-id cache, --symfs, .build-id dirs */
-		t = rvctr_symtab__find(&a->find, name, id ? id->id : NULL, id ? id->size : 0,
-				       &mismatch, err, sizeof(err));
+		id = rvctr_maps__dso_build_id(a->maps, dso, &id_size);
+		t = rvctr_symtab__find(&a->find, name, id, id_size, &mismatch, err, sizeof(err));
 		if (t)
 			rvctr_afdo__set_symtab(a->afdo[dso], t);
 		else
@@ -311,14 +346,45 @@ static int pick_binary(const struct afdo_sink *a)
 	for (i = 0; i < a->nr; i++) {
 		if (!a->afdo[i])
 			continue;
-		if (a->binary) {
-			if (name_matches(rvctr_maps__dso_name(a->maps, i), a->binary))
-				return i;
-		} else if (best < 0 || a->branches[i] > a->branches[best]) {
-			best = i;
-		}
+		if (a->binary && !name_matches(rvctr_maps__dso_name(a->maps, i), a->binary))
+			continue;
+		if (best < 0 || a->branches[i] > a->branches[best])
+			best = i;	/* of -b's builds too: the busiest */
 	}
 	return best;
+}
+
+static void id_text(const struct afdo_sink *a, unsigned int dso, char *buf, size_t len)
+{
+	unsigned int size, i;
+	const uint8_t *id = rvctr_maps__dso_build_id(a->maps, dso, &size);
+
+	snprintf(buf, len, "%s", id ? "" : "unknown");
+	for (i = 0; id && i < size && 2 * i + 2 < len; i++)
+		snprintf(buf + 2 * i, len - 2 * i, "%02x", id[i]);
+}
+
+/*
+ * The profile is of one build of @dso's path: other builds (other build
+ * ids) had other code at those offsets, so their branches are not added
+ * to it; say so when they had any.
+ */
+static void warn_other_builds(const struct afdo_sink *a, unsigned int dso)
+{
+	const char *name = rvctr_maps__dso_name(a->maps, dso);
+	char mine[48], other[48];
+	unsigned int i;
+
+	for (i = 0; i < a->nr; i++) {
+		if (i == dso || !a->afdo[i] || !a->branches[i] ||
+		    strcmp(rvctr_maps__dso_name(a->maps, i), name))
+			continue;
+		id_text(a, dso, mine, sizeof(mine));
+		id_text(a, i, other, sizeof(other));
+		fprintf(stderr, "rvctr: warning: %s: the profile is of build id %s; %llu branches in "
+			"another build of it (build id %s) are left out\n", name, mine,
+			(unsigned long long)a->branches[i], other);
+	}
 }
 
 static int afdo_close(struct rvctr_sink *s)
@@ -338,6 +404,7 @@ static int afdo_close(struct rvctr_sink *s)
 		rvctr_sink__fail(s, "%s: %s", a->path, strerror(errno));
 		goto out;
 	}
+	warn_other_builds(a, dso);
 	ret = rvctr_afdo__write(a->afdo[dso], f);
 	if ((to_stdout ? fflush(f) : fclose(f)) || ret) {
 		ret = rvctr_sink__fail(s, "%s: write error", a->path);

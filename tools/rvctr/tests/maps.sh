@@ -88,4 +88,21 @@ got=$("$R" convert -f perf --dso loop -o "$T_DIR/d.data" "$T_DIR/p100.data" "$T_
 [ "${got:-0}" = 5 ] && ok "--dso: the second input's samples are in no binary" ||
 	not_ok "--dso over two inputs: ${got:-0} filtered, want the snapshots' 5"
 
+# two builds of one path (build ids in the header, per input) are two
+# binaries: not one profile; an input that recorded no build id joins one
+{ echo "buildid $BIN $(printf 'aa%.0s' {1..20})"; echo "comm 100 loop"; mmap 100
+  samples 100 4; } | synth ida
+{ echo "buildid $BIN $(printf 'bb%.0s' {1..20})"; echo "comm 100 loop"; mmap 100
+  samples 100 2; } | synth idb
+got=$(afdo ab "$T_DIR/ida.data" "$T_DIR/idb.data")
+[ "$got" = 12 ] && grep -q 'another build of it (build id bbbb.*) are left out' "$T_LOG" &&
+	ok "two builds of one path: the busier one's profile, the other named" ||
+	{ not_ok "two builds of one path: $got branches, want 12 and a warning"; sed 's/^/# /' "$T_LOG"; }
+got=$(afdo ba "$T_DIR/idb.data" "$T_DIR/ida.data")
+[ "$got" = 12 ] && ok "two builds, the other order: the same" || not_ok "two builds, b then a: $got"
+got=$(afdo anoid "$T_DIR/ida.data" "$T_DIR/p100.data")
+[ "$got" = 24 ] && ! grep -q 'left out' "$T_LOG" &&
+	ok "a recording without build ids joins one with them" ||
+	not_ok "no build id after build id aa: $got branches, want 24"
+
 done_testing

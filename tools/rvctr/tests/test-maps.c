@@ -155,6 +155,46 @@ static void test_lifetime(void)
 	rvctr_maps__delete(m);
 }
 
+static unsigned int dso_of(struct rvctr_maps *m, uint32_t pid, uint64_t start, const char *name,
+			   uint8_t id)
+{
+	const struct rvctr_map *r;
+	struct rvctr_mmap mm;
+
+	mmap_of(&mm, pid, start, 0x1000, 0, name);
+	mm.build_id_size = id ? 20 : 0;
+	memset(mm.build_id, id, mm.build_id_size);
+	rvctr_maps__add(m, &mm);
+	r = rvctr_maps__find(m, pid, start);
+	return r ? r->dso : ~0u;
+}
+
+/* two builds of one path are two binaries; an unknown build joins one */
+static void test_builds(void)
+{
+	struct rvctr_maps *m = rvctr_maps__new();
+	unsigned int a, b, c, y, size;
+	const uint8_t *id;
+
+	a = dso_of(m, 1, 0x1000, "/bin/x", 0xaa);
+	b = dso_of(m, 2, 0x1000, "/bin/x", 0xbb);
+	T_OK(a != b, "/bin/x of two build ids: two binaries");
+	T_EQ(dso_of(m, 3, 0x1000, "/bin/x", 0), a, "/bin/x of no build id: the first of its name");
+	T_EQ(dso_of(m, 4, 0x1000, "/bin/x", 0xbb), b, "the same build again: its binary");
+	id = rvctr_maps__dso_build_id(m, b, &size);
+	T_OK(id && size == 20 && id[0] == 0xbb, "a binary's build id");
+	y = dso_of(m, 5, 0x1000, "/bin/y", 0);
+	T_OK(!rvctr_maps__dso_build_id(m, y, &size) && !size, "no build id known");
+	T_EQ(dso_of(m, 6, 0x1000, "/bin/y", 0xcc), y, "a build id for one of unknown build: joins");
+	id = rvctr_maps__dso_build_id(m, y, &size);
+	T_OK(id && id[0] == 0xcc, "and makes it known");
+	c = dso_of(m, 7, 0x1000, "/bin/y", 0xdd);
+	T_OK(c != y && c != a && c != b, "then another build id: another binary");
+	T_STREQ(rvctr_maps__dso_name(m, c), "/bin/y", "of the same name");
+	T_EQ(rvctr_maps__nr_dsos(m), 4, "four binaries");
+	rvctr_maps__delete(m);
+}
+
 /* A plain scan: every map, newest first, per lookup (its own, else the kernel's). */
 struct ref {
 	struct rvctr_mmap *maps;
@@ -272,6 +312,7 @@ int main(void)
 	test_overlap();
 	test_own_pid_only();
 	test_lifetime();
+	test_builds();
 	test_many();
 	return tests_done();
 }

@@ -51,7 +51,15 @@ void rvctr_maps__reset(struct rvctr_maps *m);
  * and pgoff moved together).  Valid until the maps next change.
  */
 const struct rvctr_map *rvctr_maps__find(struct rvctr_maps *m, uint32_t pid, uint64_t addr);
+/*
+ * Binaries, by index (struct rvctr_map's dso): a path and a build id are
+ * one binary; two build ids of one path two (a map whose MMAP2 has no
+ * build id joins one of its path, as perf's dsos do).
+ */
 unsigned int rvctr_maps__nr_dsos(const struct rvctr_maps *m);
 const char *rvctr_maps__dso_name(const struct rvctr_maps *m, unsigned int dso);
+/* The build id of binary @dso, or NULL (*@size 0) when none is known. */
+const uint8_t *rvctr_maps__dso_build_id(const struct rvctr_maps *m, unsigned int dso,
+					unsigned int *size);
 
 #endif /* RVCTR_MAPS_H */
