@@ -51,6 +51,8 @@ static const char convert_usage[] =
 	"  -p, --pid LIST       only samples of these processes; snapshots: the first is\n"
 	"                       the pid samples are attributed to (default 1)\n"
 	FILTER_USAGE
+	"                       (perfscript: a process's MMAP2 lines only with a\n"
+	"                       sample of it kept)\n"
 	"      --misp           snapshots: the hart implements ctrtarget.MISP\n"
 	"      --arch NAME      HEADER_ARCH of perf.data output (default: the input's,\n"
 	"                       else riscv64)\n"
@@ -110,6 +112,7 @@ static int open_sink(struct convert *c, const struct rvctr_reader *r)
 		.binary = c->binary,
 		.find = &c->find,
 		.local_build_ids = !r,
+		.filtered = filter__active(c->filter),
 	};
 
 	if (!info.arch)

@@ -105,4 +105,56 @@ got=$(afdo anoid "$T_DIR/ida.data" "$T_DIR/p100.data")
 	ok "a recording without build ids joins one with them" ||
 	not_ok "no build id after build id aa: $got branches, want 24"
 
+# perfscript with filters: only the MMAP2 lines of processes whose samples
+# are kept (and the kernel's).  llvm-profgen takes no pid from a sample
+# line and moves the binary's base to any MMAP2 of its file name, so pid
+# 200's map of the loop at another base would shift pid 100's samples.
+cp "$BIN" "$T_DIR/other"
+{ echo "mmap -1 0xffffffff80000000 0x1000000 0 [kernel.kallsyms]_text"
+  echo "comm 100 loopa"; mmap 100; samples 100 3
+  echo "comm 200 loopb"; printf 'mmap 200 %#x %#x %#x %s
+' $((start + 0x100000)) "$len" 	$((off & ~0xfff)) "$BIN"; samples 200 2
+  echo "comm 300 other"; mmap 300 "$T_DIR/other"; samples 300 1
+  samples 100 1; } | synth mixed
+{ echo "mmap -1 0xffffffff80000000 0x1000000 0 [kernel.kallsyms]_text"
+  echo "comm 100 loopa"; mmap 100; samples 100 4; } | synth only100
+mmaps() { sed -n 's|.*PERF_RECORD_MMAP2 \(-\{0,1\}[0-9]*\)/.*|\1|p' "$1" | sort -u | tr '\n' ' '; }
+for f in "--pid 100" "--tid 100" "--comm loopa" "--dso loop" "--pid 100,200 --dso loop"; do
+	"$R" convert -f perfscript $f -o "$T_DIR/f.script" "$T_DIR/mixed.data" 2>"$T_LOG"
+	got=$(mmaps "$T_DIR/f.script")
+	[ "$got" = "-1 100 " ] && [ "$(grep -c '^ *[0-9a-f]* 0x' "$T_DIR/f.script")" = 4 ] &&
+		ok "perfscript $f: pid 100's 4 samples, its MMAP2 and the kernel's only" ||
+		not_ok "perfscript $f: MMAP2 of pids '$got', want '-1 100 '"
+done
+"$R" convert -f perfscript -o "$T_DIR/all.script" "$T_DIR/mixed.data" 2>"$T_LOG"
+[ "$(mmaps "$T_DIR/all.script")" = "-1 100 200 300 " ] && ok "perfscript unfiltered: every MMAP2" ||
+	not_ok "perfscript unfiltered: MMAP2 of pids $(mmaps "$T_DIR/all.script")"
+"$R" convert -f perfscript --pid 100 -o "$T_DIR/two.script" "$T_DIR/mixed.data" "$T_DIR/mixed.data" \
+	2>"$T_LOG"
+[ "$(grep -c 'PERF_RECORD_MMAP2 100/' "$T_DIR/two.script")" = 2 ] &&
+	ok "perfscript --pid, two inputs: each input's pid 100 shows its own MMAP2" ||
+	not_ok "perfscript --pid, two inputs: $(grep -c 'PERF_RECORD_MMAP2 100/' "$T_DIR/two.script") MMAP2 lines of pid 100"
+{ echo "comm 100 loopa"; mmap 100; samples 100 2; echo "exit 100"; echo "fork 100 1"
+  echo "comm 100 newp"; printf 'mmap 100 %#x %#x %#x %s\n' $((start + 0x100000)) "$len" \
+	$((off & ~0xfff)) "$BIN"; samples 100 2; } | synth reused
+"$R" convert -f perfscript --comm loopa -o "$T_DIR/r.script" "$T_DIR/reused.data" 2>"$T_LOG"
+[ "$(grep -c 'PERF_RECORD_MMAP2 100/' "$T_DIR/r.script")" = 1 ] &&
+	ok "perfscript --comm: a later process with the pid shows none of its maps" ||
+	not_ok "perfscript --comm, pid reused: $(grep -c 'PERF_RECORD_MMAP2 100/' "$T_DIR/r.script") MMAP2 lines"
+PROFGEN=$(command -v llvm-profgen-19 || true)
+if [ -z "$PROFGEN" ]; then
+	skip "llvm-profgen: --pid 100 of a mixed recording is pid 100's profile" "no llvm-profgen-19"
+else
+	"$R" convert -f perfscript --pid 100 -o "$T_DIR/f.script" "$T_DIR/mixed.data" 2>"$T_LOG"
+	"$R" convert -f perfscript -o "$T_DIR/o.script" "$T_DIR/only100.data" 2>>"$T_LOG"
+	for x in f o; do
+		"$PROFGEN" --format=text --binary="$BIN" --perfscript="$T_DIR/$x.script" \
+			--output="$T_DIR/$x.prof" >>"$T_LOG" 2>&1
+	done
+	[ -s "$T_DIR/o.prof" ] && grep -q '^work:' "$T_DIR/o.prof" && cmp -s "$T_DIR/o.prof" "$T_DIR/f.prof" &&
+		ok "llvm-profgen: --pid 100 of a mixed recording is pid 100's profile" ||
+		{ not_ok "llvm-profgen: --pid 100 of a mixed recording differs from pid 100's"
+		  diff "$T_DIR/o.prof" "$T_DIR/f.prof" | head | sed 's/^/# /'; }
+fi
+
 done_testing

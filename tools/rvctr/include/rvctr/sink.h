@@ -30,6 +30,11 @@ struct rvctr_sink_info {
 	const char *binary;			/* autofdo: the binary (NULL: busiest) */
 	const struct rvctr_symfind *find;	/* autofdo: where its file is (symtab.h) */
 	int local_build_ids;			/* snapshots: build ids of the files mapped */
+	/*
+	 * Samples are filtered (the sink sees only those kept): perfscript
+	 * then shows a process's maps only once a sample of it is kept.
+	 */
+	int filtered;
 };
 
 struct rvctr_sink {
