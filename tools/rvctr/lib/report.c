@@ -281,15 +281,46 @@ static void locate(struct rvctr_report *r, uint32_t pid, uint64_t addr, uint64_t
 	}
 }
 
+/*
+ * An edge's end is where it is in a binary: (binary, file offset), packed
+ * as EDGE_IN_DSO | dso << 48 | offset (top nibble 8), so two programs at
+ * the same addresses (two non-PIEs of a -a recording) are two edges and
+ * one PIE at two bases is one.  The kernel's maps (the same for every
+ * process) and addresses in no map are the runtime address: user space is
+ * below 2^57 (top nibble 0), the kernel's at the top (0xf); only a
+ * non-canonical address could look packed, and then shows as one.
+ */
+#define EDGE_IN_DSO	0x8000000000000000ULL
+#define EDGE_OFF_MASK	((1ULL << 48) - 1)
+#define EDGE_MAX_DSO	(1u << 12)
+
+static int edge_in_dso(const struct rvctr_report *r, uint64_t key)
+{
+	return key >> 60 == EDGE_IN_DSO >> 60 &&
+	       (key >> 48 & (EDGE_MAX_DSO - 1)) < rvctr_maps__nr_dsos(r->maps);
+}
+
+static uint64_t edge_key(struct rvctr_report *r, uint32_t pid, uint64_t addr)
+{
+	const struct rvctr_map *map = rvctr_maps__find(r->maps, pid, addr);
+	const struct dso_syms *d = map ? dso_slot(r, map->dso) : NULL;
+	uint64_t off = map ? addr - map->start + map->pgoff : 0;
+
+	if (!d || map->pid == (uint32_t)-1 || d->module || off > EDGE_OFF_MASK ||
+	    map->dso >= EDGE_MAX_DSO ||
+	    rvctr_symtab__is_kernel_name(rvctr_maps__dso_name(r->maps, map->dso)))
+		return addr;
+	return EDGE_IN_DSO | (uint64_t)map->dso << 48 | off;
+}
+
 static int add_branch(struct rvctr_report *r, uint32_t pid, const struct perf_branch_entry *b)
 {
-	struct rvctr_counts *e = rvctr_table__get(r->edges, b->from, b->to), *f;
+	struct rvctr_counts *e = rvctr_table__get(r->edges, edge_key(r, pid, b->from),
+						  edge_key(r, pid, b->to)), *f;
 	uint64_t dso, func;
 
 	if (!e)
 		return -1;
-	if (!e->count)
-		e->pid = pid;
 	e->count++;
 	e->type = b->type;
 	e->mispred += b->mispred;
@@ -345,18 +376,38 @@ static void print_types(const struct rvctr_report *r, FILE *out)
 		fprintf(out, "\nmispredict rate: not reported by the hardware\n");
 }
 
-/* "sym+0xoff" for @addr of @pid, or the address. */
-static const char *sym_off(struct rvctr_report *r, uint32_t pid, uint64_t addr, char *buf,
-			   size_t len)
+/*
+ * "sym+0xoff" for an edge's end (edge_key), else "binary+0xoffset" in its
+ * binary, else the address.
+ */
+static const char *sym_off(struct rvctr_report *r, uint64_t key, char *buf, size_t len)
 {
 	uint64_t dso, vaddr, off;
-	const struct rvctr_symtab *t = resolve(r, pid, addr, &dso, &vaddr);
-	const char *sym = t ? rvctr_symtab__lookup(t, vaddr, &off) : NULL;
+	const struct rvctr_symtab *t;
+	const char *sym = NULL, *name;
 
-	if (sym)
+	if (!edge_in_dso(r, key)) {
+		/* a kernel address (the kernel's maps are pid -1's), or in no map */
+		t = resolve(r, -1, key, &dso, &vaddr);
+		sym = t ? rvctr_symtab__lookup(t, vaddr, &off) : NULL;
+		if (sym)
+			snprintf(buf, len, "%s+0x%" PRIx64, sym, off);
+		else
+			snprintf(buf, len, "%#" PRIx64, key);
+		return buf;
+	}
+	dso = key >> 48 & (EDGE_MAX_DSO - 1);
+	key &= EDGE_OFF_MASK;
+	t = dso_syms(r, dso) ? dso_syms(r, dso)->tab : NULL;
+	if (t && !rvctr_symtab__offset_to_vaddr(t, key, &vaddr))
+		sym = rvctr_symtab__lookup(t, vaddr, &off);
+	if (sym) {
 		snprintf(buf, len, "%s+0x%" PRIx64, sym, off);
-	else
-		snprintf(buf, len, "%#" PRIx64, addr);
+	} else {
+		name = rvctr_maps__dso_name(r->maps, dso);
+		snprintf(buf, len, "%s+%#" PRIx64, strrchr(name, '/') ? strrchr(name, '/') + 1 : name,
+			 key);
+	}
 	return buf;
 }
 
@@ -373,8 +424,8 @@ static void print_edges(struct rvctr_report *r, FILE *out, unsigned int top)
 		"type", "count", "%", "misp%", "cycles");
 	for (i = 0; i < n && i < top; i++) {
 		fprintf(out, "%-28s %-28s %-8s %10" PRIu64 " %6.2f%% %6.2f%% ",
-			sym_off(r, c[i].pid, c[i].a, from, sizeof(from)),
-			sym_off(r, c[i].pid, c[i].b, to, sizeof(to)),
+			sym_off(r, c[i].a, from, sizeof(from)),
+			sym_off(r, c[i].b, to, sizeof(to)),
 			rvctr_perf_branch_type_name(c[i].type), c[i].count,
 			pct(c[i].count, r->branches), pct(c[i].mispred, c[i].count));
 		if (c[i].cycles_n)

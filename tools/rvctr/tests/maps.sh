@@ -141,6 +141,22 @@ done
 [ "$(grep -c 'PERF_RECORD_MMAP2 100/' "$T_DIR/r.script")" = 1 ] &&
 	ok "perfscript --comm: a later process with the pid shows none of its maps" ||
 	not_ok "perfscript --comm, pid reused: $(grep -c 'PERF_RECORD_MMAP2 100/' "$T_DIR/r.script") MMAP2 lines"
+# report's hot edges are keyed by binary and offset: two non-PIE programs at
+# the same addresses (a -a recording) are two edges, each with its own
+# symbols; one binary at two bases (pid 300's copy 1 MiB up) is one edge
+"${CROSS_COMPILE:-riscv64-linux-gnu-}objcopy" --redefine-sym work=other_work "$BIN" "$T_DIR/other"
+shifted() { printf 'sample %d %#x %#x/%#x/2/0/3\n' "$1" $((0x$T2 + 0x100000)) $((0x$B2 + 0x100000)) \
+	$((0x$T2 + 0x100000)); }
+{ echo "comm 100 loop"; mmap 100; samples 100 2; echo "comm 200 other"; mmap 200 "$T_DIR/other"
+  samples 200 1; echo "comm 300 loop"; printf 'mmap 300 %#x %#x %#x %s\n' $((start + 0x100000)) \
+	"$len" $((off & ~0xfff)) "$BIN"; shifted 300; } | synth rep
+"$R" report "$T_DIR/rep.data" >"$T_DIR/rep.txt" 2>"$T_LOG"
+edge() { awk -v f="$1" -v t="$2" '$1 == f && $2 == t { print $4 }' "$T_DIR/rep.txt"; }
+back=$(awk '$1 ~ /^work\+/ && $3 == "UNCOND" { print $1, $2; exit }' "$T_DIR/rep.txt")
+read -r bf bt <<<"$back"
+[ -n "$bf" ] && [ "$(edge "$bf" "$bt")" = 5 ] && [ "$(edge "other_$bf" "other_$bt")" = 2 ] &&
+	ok "report: edges per binary and offset (two programs at one address apart, one at two bases together)" ||
+	{ not_ok "report: hot edges mix binaries"; sed -n '/hottest/,/^$/p' "$T_DIR/rep.txt" | sed 's/^/# /'; }
 PROFGEN=$(command -v llvm-profgen-19 || true)
 if [ -z "$PROFGEN" ]; then
 	skip "llvm-profgen: --pid 100 of a mixed recording is pid 100's profile" "no llvm-profgen-19"
