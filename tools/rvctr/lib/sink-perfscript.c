@@ -218,7 +218,11 @@ static int ps_mmap(struct rvctr_sink *s, const struct rvctr_event *ev)
 	return 0;
 }
 
-/* FORK, EXIT, COMM (filtered only): when a pid is another process */
+/*
+ * FORK, EXIT, COMM (filtered only): when a pid is another process, or
+ * another program (exec): its maps are held again until a sample of it is
+ * kept (under --comm, one of its new name).
+ */
 static int ps_task(struct rvctr_sink *s, const struct rvctr_event *ev)
 {
 	struct ps_sink *p = (struct ps_sink *)s;
@@ -233,8 +237,10 @@ static int ps_task(struct rvctr_sink *s, const struct rvctr_event *ev)
 	if (ev->type == PERF_RECORD_EXIT)
 		(*found)->exited |= ev->task.pid == ev->task.tid;
 	else if ((ev->type == PERF_RECORD_FORK && ev->task.pid != ev->task.ppid) ||
+		 (ev->type == PERF_RECORD_COMM &&
+		  ((ev->misc | ev->comm.misc) & PERF_RECORD_MISC_COMM_EXEC)) ||
 		 (*found)->exited)
-		ps_proc_reset(*found);
+		ps_proc_reset(*found);	/* another process, or another image (exec) */
 	return 0;
 }
 

@@ -157,6 +157,14 @@ read -r bf bt <<<"$back"
 [ -n "$bf" ] && [ "$(edge "$bf" "$bt")" = 5 ] && [ "$(edge "other_$bf" "other_$bt")" = 2 ] &&
 	ok "report: edges per binary and offset (two programs at one address apart, one at two bases together)" ||
 	{ not_ok "report: hot edges mix binaries"; sed -n '/hottest/,/^$/p' "$T_DIR/rep.txt" | sed 's/^/# /'; }
+# an exec under --comm: the new program's maps only with a sample of it
+{ echo "comm 100 loopa"; mmap 100; samples 100 2; echo "exec 100 newp"
+  printf 'mmap 100 %#x %#x %#x %s\n' $((start + 0x100000)) "$len" $((off & ~0xfff)) "$BIN"
+  samples 100 2; } | synth exec
+"$R" convert -f perfscript --comm loopa -o "$T_DIR/e.script" "$T_DIR/exec.data" 2>"$T_LOG"
+[ "$(grep -c 'PERF_RECORD_MMAP2 100/' "$T_DIR/e.script")" = 1 ] &&
+	ok "perfscript --comm: after an exec, none of the new program's maps" ||
+	not_ok "perfscript --comm, exec: $(grep -c 'PERF_RECORD_MMAP2 100/' "$T_DIR/e.script") MMAP2 lines"
 PROFGEN=$(command -v llvm-profgen-19 || true)
 if [ -z "$PROFGEN" ]; then
 	skip "llvm-profgen: --pid 100 of a mixed recording is pid 100's profile" "no llvm-profgen-19"

@@ -6,6 +6,7 @@
  *
  *   buildid FILENAME HEX             HEADER_BUILD_ID entry
  *   comm PID NAME
+ *   exec PID NAME                    the COMM of an exec (COMM_EXEC)
  *   mmap PID START LEN PGOFF FILENAME  an executable MMAP2
  *   fork PID PPID                    FORK of a new process (or thread, PID ==
  *                                    PPID; then TID is PID + 1)
@@ -88,12 +89,14 @@ int main(int argc, char **argv)
 			for (i = 0; i < len; i++)
 				sscanf(hex + 2 * i, "%2hhx", &id[i]);
 			rvctr_writer__add_build_id(w, -1, PERF_RECORD_MISC_USER, file, id, len);
-		} else if (!strcmp(tok, "comm")) {
+		} else if (!strcmp(tok, "comm") || !strcmp(tok, "exec")) {
 			struct rvctr_comm c = { 0 };
 			char *pid = strtok_r(NULL, " \t\n", &save), *comm = strtok_r(NULL, " \t\n", &save);
 
 			if (!pid || !comm)
-				return die(n, "comm PID NAME");
+				return die(n, "comm PID NAME, exec PID NAME");
+			if (tok[0] == 'e')
+				c.misc = PERF_RECORD_MISC_COMM_EXEC;
 			c.pid = c.tid = strtoul(pid, NULL, 0);
 			snprintf(c.comm, sizeof(c.comm), "%s", comm);
 			rvctr_writer__comm(w, &c, time++, cpu);
