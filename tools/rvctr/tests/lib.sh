@@ -144,3 +144,22 @@ work_branches() {
 	[ -n "$B1" ]
 }
 
+# synth_setup: the riscv64 loop in $BIN and the synth-perf helper, with
+# the loop's load segment as a map ($start, $len, $off) and one stack of
+# the loop as a sample line (sample PID: if taken, back jump, if taken).
+# Returns 1 (after a not ok line) when either cannot be built.
+synth_setup() {
+	SYNTH=${BUILD:?}/unit/synth-perf
+	BIN=$T_DIR/loop
+	if ! [ -x "$SYNTH" ] || ! build_loop "$BIN" >"$T_LOG" 2>&1 || ! loop_addrs "$BIN"; then
+		not_ok "build the riscv64 loop and the synth-perf helper"
+		return 1
+	fi
+	read -r off vaddr memsz < <(exec_load "$BIN")
+	start=$((vaddr & ~0xfff))
+	len=$(((vaddr + memsz + 0xfff) / 0x1000 * 0x1000 - start))
+}
+sample() {
+	printf 'sample %d 0x%s 0x%s/0x%s/2/0/3 0x%s/0x%s/1/0/4 0x%s/0x%s/2/0/5\n' "$1" "$T2" \
+		"$B2" "$T2" "$B1" "$T1" "$B2" "$T2"
+}

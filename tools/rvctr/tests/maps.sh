@@ -6,23 +6,11 @@
 # had its pid, nor those of another input.
 . "$(dirname "$0")/lib.sh"
 R=${RVCTR:?}
-SYNTH=${BUILD:?}/unit/synth-perf
-BIN=$T_DIR/loop
-
-if ! [ -x "$SYNTH" ] || ! build_loop "$BIN" >"$T_LOG" 2>&1 || ! loop_addrs "$BIN"; then
-	not_ok "build the riscv64 loop and the synth-perf helper"
+if ! synth_setup; then
 	done_testing
 	exit
 fi
-read -r off vaddr memsz < <(exec_load "$BIN")
-start=$((vaddr & ~0xfff))
-len=$(((vaddr + memsz + 0xfff) / 0x1000 * 0x1000 - start))
 mmap() { printf 'mmap %d %#x %#x %#x %s\n' "$1" "$start" "$len" $((off & ~0xfff)) "${2:-$BIN}"; }
-# sample PID: one stack of the loop, three branches
-sample() {
-	printf 'sample %d 0x%s 0x%s/0x%s/2/0/3 0x%s/0x%s/1/0/4 0x%s/0x%s/2/0/5\n' "$1" "$T2" \
-		"$B2" "$T2" "$B1" "$T1" "$B2" "$T2"
-}
 samples() { local i; for ((i = 0; i < $2; i++)); do sample "$1"; done; }
 # branches in an autofdo profile: the taken-branch counts (lines "a->b:n")
 branches() { awk -F: '/->/ { s += $2 } END { print s + 0 }' "$1"; }

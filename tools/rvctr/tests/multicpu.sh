@@ -9,24 +9,12 @@
 # order; the range outputs must attribute CPU 1's samples to its map.
 . "$(dirname "$0")/lib.sh"
 R=${RVCTR:?}
-SYNTH=${BUILD:?}/unit/synth-perf
-BIN=$T_DIR/loop
-
 have() { command -v "$1" >/dev/null 2>&1; }
 
-if ! [ -x "$SYNTH" ] || ! build_loop "$BIN" >"$T_LOG" 2>&1 || ! loop_addrs "$BIN"; then
-	not_ok "build the riscv64 loop and the synth-perf helper"
+if ! synth_setup; then
 	done_testing
 	exit
 fi
-read -r off vaddr memsz < <(exec_load "$BIN")
-start=$((vaddr & ~0xfff))
-len=$(((vaddr + memsz + 0xfff) / 0x1000 * 0x1000 - start))
-# sample PID: one stack of the loop (if taken, back jump, if taken)
-sample() {
-	printf 'sample %d 0x%s 0x%s/0x%s/2/0/3 0x%s/0x%s/1/0/4 0x%s/0x%s/2/0/5\n' "$1" "$T2" \
-		"$B2" "$T2" "$B1" "$T1" "$B2" "$T2"
-}
 {
 	# CPU 0's buffer: process 100 from time 10, samples at 20, 22, 24
 	echo "cpu 0"
