@@ -104,9 +104,100 @@ apt_private_update() {
 	log "warning: using old package lists for Debian $1"
 }
 
+# The sets of Debian trixie riscv64 packages the bench unpacks, by name:
+# "MODE PKG..." where MODE is "install" (the packages and every dependency
+# apt would install on an empty system) or "download" (these packages
+# only).  guest-lock resolves each into guest-packages.lock.
+guest_set() {
+	local mode=install
+	local -a l
+	case $1 in
+	rootfs) l=(guest-packages) ;;
+	rootfs-parity) l=(guest-packages guest-packages-parity) ;;
+	sysroot) l=(guest-sysroot-packages) mode=download ;;
+	perf) l=(perf-sysroot-packages) ;;
+	edk2) l=(edk2-packages) mode=download ;;
+	*) die "no guest package set '$1'" ;;
+	esac
+	echo "$mode $(cd "$RVCTR_VM" && sed -e 's/#.*//' "${l[@]}" | tr -s ' \t' '\n' |
+		sed '/^$/d' | sort -u | paste -sd' ')"
+}
+# shellcheck disable=SC2034 # guest-lock and test-guest-lock walk them
+GUEST_SETS="rootfs rootfs-parity sysroot perf edk2"
+GUEST_LOCK=${RVCTR_GUEST_LOCK:-$RVCTR_VM/guest-packages.lock}
+
+# The lock's lines for set $1 (empty if it has none): part of the cache
+# key of whatever is built from the set.
+guest_lock_lines() {
+	[ -f "$GUEST_LOCK" ] || return 0
+	awk -v s="$1" '($1 == "set" || $1 == "deb") && $2 == s' "$GUEST_LOCK"
+}
+
+# guest_lock_fetch SET DIR: the pinned .debs of SET into DIR, each pool
+# file checked against its SHA256 in the lock.  Fails (after saying why)
+# if the lock has no entry for SET's current request, or a file cannot be
+# downloaded or does not match: the caller then asks apt.
+guest_lock_fetch() {
+	local set=$1 dir=$2 want have cfg sums path sum
+	want="set $set $(guest_set "$set")"
+	have=$(guest_lock_lines "$set" | grep '^set ' || true)
+	if [ "$have" != "$want" ]; then
+		log "$(basename "$GUEST_LOCK") has no entry for the current '$set' package list" \
+			"(tools/testing/vm/guest-lock writes it)"
+		return 1
+	fi
+	cfg="$dir/.curl" sums="$dir/.sha256"
+	: >"$cfg"
+	: >"$sums"
+	while read -r _ _ _ _ _ path _ sum; do
+		printf 'url = "%s/%s"\noutput = "%s/%s"\n' "$GUEST_MIRROR" "$path" \
+			"$dir" "$(basename "$path")" >>"$cfg"
+		printf '%s  %s/%s\n' "$sum" "$dir" "$(basename "$path")" >>"$sums"
+	done < <(guest_lock_lines "$set" | grep '^deb ')
+	if ! curl -fsS --no-progress-meter --retry 3 --parallel --parallel-max 4 -K "$cfg" >&2; then
+		log "cannot download every pinned package of '$set' from $GUEST_MIRROR"
+		return 1
+	fi
+	if ! sha256sum -c --quiet "$sums" >&2; then
+		log "pinned packages of '$set' do not match their SHA256 in $(basename "$GUEST_LOCK")"
+		return 1
+	fi
+	log "'$set': $(grep -c . "$sums") pinned packages, SHA256 checked"
+	rm -f "$cfg" "$sums"
+}
+
+# guest_debs SET DIR: the .debs of package set SET (guest_set) in DIR,
+# nothing else there.  From the lock when it holds SET's current list and
+# the mirror still has every file (it drops superseded versions at point
+# releases); else through the private apt configuration and Debian's
+# signed index, resolved afresh.
+guest_debs() {
+	local set=$1 dir=$2 req mode
+	local -a pkgs
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	guest_lock_fetch "$set" "$dir" && return 0
+	rm -rf "$dir"
+	mkdir -p "$dir/partial"
+	req=$(guest_set "$set")
+	mode=${req%% *}
+	read -r -a pkgs <<<"${req#* }"
+	log "'$set': resolving through Debian $GUEST_SUITE's index instead"
+	apt_private_update "$GUEST_SUITE" ||
+		die "cannot read the Debian $GUEST_SUITE riscv64 package index"
+	case $mode in
+	install)
+		apt_private "$GUEST_SUITE" apt-get -q -y --download-only \
+			-o Dir::Cache::archives="$dir" install "${pkgs[@]}" >&2 ;;
+	download)
+		(cd "$dir" && apt_private "$GUEST_SUITE" apt-get -q download "${pkgs[@]}") >&2 ;;
+	esac || die "cannot download the '$set' packages (${pkgs[*]}) from Debian $GUEST_SUITE"
+	rm -rf "$dir/partial" "$dir/lock"
+}
+
 # EDK II for riscv64 (Debian trixie's qemu-efi-riscv64, an arch-all
-# package fetched through the private apt configuration and unpacked into
-# the cache, never installed on the host).  Prints the directory holding
+# package fetched by guest_debs and unpacked into the cache, never
+# installed on the host).  Prints the directory holding
 # RISCV_VIRT_CODE.fd and RISCV_VIRT_VARS.fd.  Used by run --acpi.
 edk2_firmware() {
 	local d="$RVCTR_CACHE/edk2" deb
@@ -117,10 +208,7 @@ edk2_firmware() {
 	cache_lock edk2
 	if [ ! -f "$d/done" ]; then
 		rm -rf "$d"
-		mkdir -p "$d/dl"
-		apt_private_update trixie || die "cannot read Debian trixie's package lists"
-		(cd "$d/dl" && apt_private trixie apt-get -q download qemu-efi-riscv64) >&2 ||
-			die "cannot download qemu-efi-riscv64 from Debian trixie"
+		guest_debs edk2 "$d/dl"
 		deb=$(ls "$d"/dl/qemu-efi-riscv64_*.deb)
 		dpkg-deb -x "$deb" "$d/x"
 		mkdir -p "$d/fw"
@@ -170,6 +258,7 @@ linux_pristine() {
 	d="$RVCTR_CACHE/src-tree/$ver-$pkgver"
 	linux_src="$d/linux-source-$ver"
 	[ -f "$d/.rvctr-done" ] && return
+	mkdir -p "$RVCTR_CACHE"
 	(
 		exec 9>"$RVCTR_CACHE/.lock-src-tree-$ver-$pkgver"
 		flock 9
@@ -182,27 +271,30 @@ linux_pristine() {
 	) || die "cannot unpack $tarball"
 }
 
-# Download linux-source-$1 into $2: through the private apt configuration
-# (signed index) if it can, else the pinned pool file, checked by SHA256.
+# Download linux-source-$1 into $2: the pinned pool file, checked by
+# SHA256 (kernel/linux-source-$1.pin), as guest_debs does for the guest's
+# packages; through the private apt configuration (signed index) if the
+# mirror no longer has it.
 fetch_source_deb() {
 	local ver=$1 d=$2 pin path sum f
-	if apt_private_update trixie-backports 2>/dev/null &&
-	   (cd "$d" && apt_private trixie-backports apt-get -q download \
-		"linux-source-$ver" >&2) 2>/dev/null; then
-		ls "$d"/linux-source-"$ver"_*_all.deb | tail -1
-		return
-	fi
 	pin="$RVCTR_TOP/kernel/linux-source-$ver.pin"
-	[ -f "$pin" ] || die "cannot get linux-source-$ver from Debian's index, and no $pin"
-	read -r path sum < <(grep -v '^#' "$pin")
-	f="$d/$(basename "$path")"
-	log "apt index unusable: fetching pinned $(basename "$path")"
-	curl -fsS --retry 3 -o "$f.part" "$GUEST_MIRROR/$path" ||
-		die "download of $GUEST_MIRROR/$path failed"
-	echo "$sum  $f.part" | sha256sum -c --quiet - ||
-		{ rm -f "$f.part"; die "SHA256 mismatch for $(basename "$path")"; }
-	mv "$f.part" "$f"
-	echo "$f"
+	if [ -f "$pin" ]; then
+		read -r path sum < <(grep -v '^#' "$pin")
+		f="$d/$(basename "$path")"
+		if curl -fsS --retry 3 -o "$f.part" "$GUEST_MIRROR/$path" &&
+		   echo "$sum  $f.part" | sha256sum -c --quiet -; then
+			mv "$f.part" "$f"
+			echo "$f"
+			return
+		fi
+		rm -f "$f.part"
+		log "cannot fetch the pinned $(basename "$path"): asking Debian's index"
+	fi
+	apt_private_update trixie-backports ||
+		die "cannot read Debian trixie-backports' package lists"
+	(cd "$d" && apt_private trixie-backports apt-get -q download "linux-source-$ver" >&2) ||
+		die "cannot download linux-source-$ver from Debian trixie-backports"
+	ls "$d"/linux-source-"$ver"_*_all.deb | tail -1
 }
 
 # The lines of file $1 strictly between the first line containing $2 and
