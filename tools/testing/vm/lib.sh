@@ -109,7 +109,7 @@ apt_private_update() {
 # apt would install on an empty system) or "download" (these packages
 # only).  guest-lock resolves each into guest-packages.lock.
 guest_set() {
-	local mode=install
+	local mode=install list
 	local -a l
 	case $1 in
 	rootfs) l=(guest-packages) ;;
@@ -119,8 +119,9 @@ guest_set() {
 	edk2) l=(edk2-packages) mode=download ;;
 	*) die "no guest package set '$1'" ;;
 	esac
-	echo "$mode $(cd "$RVCTR_VM" && sed -e 's/#.*//' "${l[@]}" | tr -s ' \t' '\n' |
-		sed '/^$/d' | sort -u | paste -sd' ')"
+	list=$(cd "$RVCTR_VM" && sed -e 's/#.*//' "${l[@]}") ||
+		die "cannot read the package lists of '$1' (${l[*]})"
+	echo "$mode $(tr -s ' \t' '\n' <<<"$list" | sed '/^$/d' | LC_ALL=C sort -u | paste -sd' ')"
 }
 # shellcheck disable=SC2034 # guest-lock and test-guest-lock walk them
 GUEST_SETS="rootfs rootfs-parity sysroot perf edk2"
@@ -138,8 +139,9 @@ guest_lock_lines() {
 # if the lock has no entry for SET's current request, or a file cannot be
 # downloaded or does not match: the caller then asks apt.
 guest_lock_fetch() {
-	local set=$1 dir=$2 want have cfg sums path sum
-	want="set $set $(guest_set "$set")"
+	local set=$1 dir=$2 req want have cfg sums path sum
+	req=$(guest_set "$set") || exit 1
+	want="set $set $req"
 	have=$(guest_lock_lines "$set" | grep '^set ' || true)
 	if [ "$have" != "$want" ]; then
 		log "$(basename "$GUEST_LOCK") has no entry for the current '$set' package list" \
@@ -154,7 +156,7 @@ guest_lock_fetch() {
 			"$dir" "$(basename "$path")" >>"$cfg"
 		printf '%s  %s/%s\n' "$sum" "$dir" "$(basename "$path")" >>"$sums"
 	done < <(guest_lock_lines "$set" | grep '^deb ')
-	if ! curl -fsS --no-progress-meter --retry 3 --parallel --parallel-max 4 -K "$cfg" >&2; then
+	if ! curl -fsS --retry 3 --retry-all-errors --parallel --parallel-max 4 -K "$cfg" >&2; then
 		log "cannot download every pinned package of '$set' from $GUEST_MIRROR"
 		return 1
 	fi
@@ -179,10 +181,11 @@ guest_debs() {
 	guest_lock_fetch "$set" "$dir" && return 0
 	rm -rf "$dir"
 	mkdir -p "$dir/partial"
-	req=$(guest_set "$set")
+	req=$(guest_set "$set") || exit 1
 	mode=${req%% *}
 	read -r -a pkgs <<<"${req#* }"
-	log "'$set': resolving through Debian $GUEST_SUITE's index instead"
+	log "warning: '$set' is not taken from the lock: resolving it through Debian" \
+		"$GUEST_SUITE's index, so this machine may unpack other versions than the lock's"
 	apt_private_update "$GUEST_SUITE" ||
 		die "cannot read the Debian $GUEST_SUITE riscv64 package index"
 	case $mode in
@@ -191,6 +194,7 @@ guest_debs() {
 			-o Dir::Cache::archives="$dir" install "${pkgs[@]}" >&2 ;;
 	download)
 		(cd "$dir" && apt_private "$GUEST_SUITE" apt-get -q download "${pkgs[@]}") >&2 ;;
+	*) die "'$set': unknown mode '$mode'" ;;
 	esac || die "cannot download the '$set' packages (${pkgs[*]}) from Debian $GUEST_SUITE"
 	rm -rf "$dir/partial" "$dir/lock"
 }
@@ -200,19 +204,21 @@ guest_debs() {
 # installed on the host).  Prints the directory holding
 # RISCV_VIRT_CODE.fd and RISCV_VIRT_VARS.fd.  Used by run --acpi.
 edk2_firmware() {
-	local d="$RVCTR_CACHE/edk2" deb
+	local d deb
+	d="$RVCTR_CACHE/edk2-$(key_of "$RVCTR_VM/edk2-packages" "$(guest_lock_lines edk2)")"
 	if [ -f "$d/done" ]; then
 		echo "$d/fw"
 		return 0
 	fi
-	cache_lock edk2
+	cache_lock "$(basename "$d")"
 	if [ ! -f "$d/done" ]; then
 		rm -rf "$d"
 		guest_debs edk2 "$d/dl"
-		deb=$(ls "$d"/dl/qemu-efi-riscv64_*.deb)
-		dpkg-deb -x "$deb" "$d/x"
+		deb=$(ls "$d"/dl/qemu-efi-riscv64_*.deb) || die "no qemu-efi-riscv64 .deb"
+		dpkg-deb -x "$deb" "$d/x" || die "cannot unpack $deb"
 		mkdir -p "$d/fw"
-		mv "$d"/x/usr/share/qemu-efi-riscv64/RISCV_VIRT_*.fd "$d/fw/"
+		mv "$d"/x/usr/share/qemu-efi-riscv64/RISCV_VIRT_*.fd "$d/fw/" ||
+			die "$deb has no RISCV_VIRT_*.fd"
 		basename "$deb" >"$d/version"
 		rm -rf "$d/x" "$d/dl"
 		touch "$d/done"
@@ -235,13 +241,15 @@ linux_tarball() {
 	fi
 	d="$RVCTR_CACHE/src-debs"
 	mkdir -p "$d"
-	deb=$(ls "$d"/linux-source-"$ver"_*_all.deb 2>/dev/null | tail -1 || true)
-	[ -n "$deb" ] || deb=$(fetch_source_deb "$ver" "$d")
-	pkgver=$(dpkg-deb -f "$deb" Version)
+	deb=$(fetch_source_deb "$ver" "$d") || exit 1
+	pkgver=$(dpkg-deb -f "$deb" Version) || die "$deb is not a Debian package"
 	tarball="$d/$pkgver/usr/src/linux-source-$ver.tar.xz"
 	if [ ! -f "$tarball" ]; then
-		rm -rf "$d/$pkgver"
-		dpkg-deb -x "$deb" "$d/$pkgver"
+		# unpacked beside and renamed: a half-unpacked tree is never taken
+		rm -rf "$d/$pkgver" "$d/$pkgver.tmp.$$"
+		dpkg-deb -x "$deb" "$d/$pkgver.tmp.$$" || die "cannot unpack $deb"
+		mv -T "$d/$pkgver.tmp.$$" "$d/$pkgver" 2>/dev/null || rm -rf "$d/$pkgver.tmp.$$"
+		[ -f "$tarball" ] || die "$deb has no linux-source-$ver.tar.xz"
 	fi
 }
 
@@ -281,7 +289,11 @@ fetch_source_deb() {
 	if [ -f "$pin" ]; then
 		read -r path sum < <(grep -v '^#' "$pin")
 		f="$d/$(basename "$path")"
-		if curl -fsS --retry 3 -o "$f.part" "$GUEST_MIRROR/$path" &&
+		if [ -f "$f" ]; then
+			echo "$f"
+			return
+		fi
+		if curl -fsS --retry 3 --retry-all-errors -o "$f.part" "$GUEST_MIRROR/$path" &&
 		   echo "$sum  $f.part" | sha256sum -c --quiet -; then
 			mv "$f.part" "$f"
 			echo "$f"
@@ -294,7 +306,7 @@ fetch_source_deb() {
 		die "cannot read Debian trixie-backports' package lists"
 	(cd "$d" && apt_private trixie-backports apt-get -q download "linux-source-$ver" >&2) ||
 		die "cannot download linux-source-$ver from Debian trixie-backports"
-	ls "$d"/linux-source-"$ver"_*_all.deb | tail -1
+	ls -t "$d"/linux-source-"$ver"_*_all.deb | head -1
 }
 
 # The lines of file $1 strictly between the first line containing $2 and
