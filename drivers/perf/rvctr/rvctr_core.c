@@ -29,8 +29,8 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/of.h>
-#include <linux/perf_event.h>
 #include <linux/perf/branch_snapshot.h>
+#include <linux/perf_event.h>
 #include <linux/platform_device.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/clock.h>
