@@ -250,6 +250,9 @@ static int convert_one(struct convert *c, const char *path)
 		if (c->pids ? pidmap__event(c->pids, &ev, emit, c) : emit(c, &ev))
 			goto sink_failed;
 	}
+	/* records held back for their process's pid end with their input */
+	if (ret >= 0 && c->pids && pidmap__flush(c->pids, emit, c))
+		goto sink_failed;
 	progress__done(&p);
 	print_warnings(path, r);
 	if (ret < 0) {
@@ -296,11 +299,6 @@ static int run(struct convert *c, char **inputs, unsigned int nr)
 	for (i = 0; i < nr; i++)
 		if (convert_one(c, inputs[i]))
 			goto fail;
-	if (c->pids && pidmap__flush(c->pids, emit, c)) {
-		snprintf(c->err, sizeof(c->err), "%s",
-			 c->sink->err[0] ? c->sink->err : "out of memory");
-		goto fail;
-	}
 	if (rvctr_sink__close(c->sink, c->err, sizeof(c->err))) {
 		c->sink = NULL;
 		goto fail;

@@ -21,8 +21,9 @@ typedef int (*pidmap_emit_fn)(void *arg, const struct rvctr_event *ev);
 struct pidmap *pidmap__new(void);
 void pidmap__delete(struct pidmap *pm);
 /*
- * Another input starts (@path names it in warnings); the held back records
- * of the previous one are emitted first.  0, or what emit returned.
+ * An input starts (@path names it in warnings); held back records of the
+ * previous one, if it was not flushed, are emitted first.  0, or what
+ * emit returned.
  */
 int pidmap__input(struct pidmap *pm, const char *path, pidmap_emit_fn emit, void *arg);
 /*
@@ -31,7 +32,7 @@ int pidmap__input(struct pidmap *pm, const char *path, pidmap_emit_fn emit, void
  * what emit returned.
  */
 int pidmap__event(struct pidmap *pm, const struct rvctr_event *ev, pidmap_emit_fn emit, void *arg);
-/* The end: emit what is held back. */
+/* The end of an input: emit what is held back. */
 int pidmap__flush(struct pidmap *pm, pidmap_emit_fn emit, void *arg);
 
 #endif /* RVCTR_PIDMAP_H */
