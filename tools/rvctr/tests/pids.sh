@@ -87,6 +87,23 @@ for fmt in perf spe; do
 	done
 done
 
+# threads: boot 2's new thread 101 of its pid 100 is not boot 1's thread 101
+{ echo "time 10"; echo "comm 100 loop"; mmap 100 "$BIN"; echo "fork 100 100"; samples 100 1; } | synth t1
+{ echo "time 10"; echo "comm 100 other"; mmap 100 "$T_DIR/other"; echo "fork 100 100"
+  samples 100 1; } | synth t2
+check "two recordings whose processes have thread 101" \
+	"$R" convert -f perf -o "$T_DIR/t.perf" "$T_DIR/t1.data" "$T_DIR/t2.data"
+grep -q "tid 101 is not the earlier input's thread 101 (a new thread (FORK)); written as tid 4194305" \
+	"$T_LOG" && ok "the thread's warning names its mapping" ||
+	not_ok "no warning 'tid 101 ... written as tid 4194305': $(head -3 "$T_LOG")"
+if have perf; then
+	got=$(perf script -i "$T_DIR/t.perf" --show-task-events -F pid,tid,event 2>/dev/null |
+		grep -o 'PERF_RECORD_FORK([0-9:]*)' | tr '\n' ' ')
+	want="PERF_RECORD_FORK(100:101) PERF_RECORD_FORK(4194304:4194305) "
+	[ "$got" = "$want" ] && ok "each FORK names its own process and thread" ||
+		not_ok "FORKs '$got', want '$want'"
+fi
+
 # the range outputs keep their inputs apart themselves: nothing remapped
 check "-f perfscript: two recordings sharing pid 100" \
 	"$R" convert -f perfscript -o "$T_DIR/ab.script" "$T_DIR/a.data" "$T_DIR/b.data"
