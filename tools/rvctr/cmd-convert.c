@@ -18,6 +18,7 @@
 #include <riscv_ctr_rec.h>
 #include "builtin.h"
 #include "filter.h"
+#include "pidmap.h"
 #include "source.h"
 
 #define MAX_INPUTS	256
@@ -70,6 +71,7 @@ struct convert {
 	const char *binary;
 	const char *arch;
 	struct filter *filter;
+	struct pidmap *pids;		/* NULL: the sink keeps inputs apart */
 	struct source_opts so;
 	struct rvctr_symfind find;
 	int force, progress;
@@ -187,6 +189,13 @@ static void print_warnings(const char *path, const struct rvctr_reader *r)
 			(unsigned long long)rvctr_reader__nr_unordered(r));
 }
 
+static int emit(void *arg, const struct rvctr_event *ev)
+{
+	struct convert *c = arg;
+
+	return rvctr_sink__event(c->sink, ev);
+}
+
 static int convert_one(struct convert *c, const char *path)
 {
 	struct source *src = source__open(path, &c->so, c->err, sizeof(c->err));
@@ -209,6 +218,8 @@ static int convert_one(struct convert *c, const char *path)
 	} else if (open_sink(c, r)) {
 		goto fail;
 	}
+	if (c->pids && pidmap__input(c->pids, path, emit, c))
+		goto sink_failed;
 	for (i = 0; r && c->ops->build_id && i < rvctr_reader__nr_build_ids(r); i++)
 		if (c->ops->build_id(c->sink, rvctr_reader__build_id(r, i)))
 			goto sink_failed;
@@ -236,9 +247,12 @@ static int convert_one(struct convert *c, const char *path)
 			if (!(c->samples & 0xfff))
 				progress__update(&p, source__progress(src));
 		}
-		if (rvctr_sink__event(c->sink, &ev))
+		if (c->pids ? pidmap__event(c->pids, &ev, emit, c) : emit(c, &ev))
 			goto sink_failed;
 	}
+	/* records held back for their process's pid end with their input */
+	if (ret >= 0 && c->pids && pidmap__flush(c->pids, emit, c))
+		goto sink_failed;
 	progress__done(&p);
 	print_warnings(path, r);
 	if (ret < 0) {
@@ -248,7 +262,7 @@ static int convert_one(struct convert *c, const char *path)
 	source__close(src);
 	return 0;
 sink_failed:
-	snprintf(c->err, sizeof(c->err), "%s", c->sink->err);
+	snprintf(c->err, sizeof(c->err), "%s", c->sink->err[0] ? c->sink->err : "out of memory");
 fail:
 	source__close(src);
 	return -1;
@@ -271,6 +285,16 @@ static int run(struct convert *c, char **inputs, unsigned int nr)
 		c->tmp = temp_output(c->output, c->err, sizeof(c->err));
 		if (!c->tmp)
 			return error("%s", c->err);
+	}
+	/*
+	 * perf.data output holds one pid namespace: the processes of several
+	 * recordings that share a pid are kept apart (pidmap.h).  The range
+	 * outputs keep each input's processes apart themselves (sink input()).
+	 */
+	if (nr > 1 && !c->ops->input) {
+		c->pids = pidmap__new();
+		if (!c->pids)
+			return error("out of memory");
 	}
 	for (i = 0; i < nr; i++)
 		if (convert_one(c, inputs[i]))
@@ -384,6 +408,7 @@ int cmd_convert(int argc, char **argv)
 	if (!nr)
 		inputs[nr++] = default_input;
 	ret = run(&c, inputs, nr);
+	pidmap__delete(c.pids);
 	free(c.tmp);
 	filter__delete(c.filter);
 	return ret;

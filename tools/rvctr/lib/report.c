@@ -19,6 +19,8 @@ struct dso_syms {
 	int kernel;
 	int module;			/* a kernel module: tab is the shared kallsyms */
 	uint64_t kaslr;			/* vmlinux: runtime - link address */
+	int by_module;			/* kallsyms: only the symbols of module mod */
+	char mod[64];
 };
 
 #define MAX_REPORT_BUILD_IDS	1024
@@ -183,6 +185,31 @@ static const struct rvctr_build_id *recorded_id(const struct rvctr_report *r, co
 	return NULL;
 }
 
+/*
+ * The kernel's name of the module mapped as @map: "[name]", or its file
+ * (.../name.ko, .ko.gz, .ko.xz, .ko.zst).
+ */
+static void module_name(const char *map, char *buf, size_t len)
+{
+	const char *b = strrchr(map, '/') ? strrchr(map, '/') + 1 : map;
+	size_t n = strlen(b);
+
+	if (*b == '[' && n > 1 && b[n - 1] == ']') {
+		b++;
+		n -= 2;
+	} else if (strstr(b, ".ko")) {
+		n = strstr(b, ".ko") - b;
+	}
+	snprintf(buf, len, "%.*s", (int)n, b);
+}
+
+/* The function holding @vaddr in @d's symbols @t: a module's own only. */
+static const char *lookup(const struct dso_syms *d, const struct rvctr_symtab *t, uint64_t vaddr,
+			  uint64_t *off)
+{
+	return rvctr_symtab__lookup_module(t, vaddr, d && d->by_module ? d->mod : NULL, off);
+}
+
 /* Find and load the file of @name (see rvctr_symtab__find for the order). */
 static void load_dso(struct rvctr_report *r, struct dso_syms *d, const char *name)
 {
@@ -201,6 +228,8 @@ static void load_dso(struct rvctr_report *r, struct dso_syms *d, const char *nam
 								     sizeof(err));
 		}
 		d->tab = r->modules.tab;
+		module_name(name, d->mod, sizeof(d->mod));
+		d->by_module = 1;
 		return;
 	}
 	d->kernel = rvctr_symtab__is_kernel_name(name);
@@ -273,7 +302,7 @@ static void locate(struct rvctr_report *r, uint32_t pid, uint64_t addr, uint64_t
 	const struct rvctr_symtab *t = resolve(r, pid, addr, dso, func);
 	uint64_t off;
 
-	if (t && rvctr_symtab__lookup(t, *func, &off)) {
+	if (t && lookup(dso_syms(r, *dso), t, *func, &off)) {
 		*func -= off;
 	} else {
 		*dso |= UNRESOLVED;
@@ -389,7 +418,7 @@ static const char *sym_off(struct rvctr_report *r, uint64_t key, char *buf, size
 	if (!edge_in_dso(r, key)) {
 		/* a kernel address (the kernel's maps are pid -1's), or in no map */
 		t = resolve(r, -1, key, &dso, &vaddr);
-		sym = t ? rvctr_symtab__lookup(t, vaddr, &off) : NULL;
+		sym = t ? lookup(dso_syms(r, dso), t, vaddr, &off) : NULL;
 		if (sym)
 			snprintf(buf, len, "%s+0x%" PRIx64, sym, off);
 		else
@@ -400,7 +429,7 @@ static const char *sym_off(struct rvctr_report *r, uint64_t key, char *buf, size
 	key &= EDGE_OFF_MASK;
 	t = dso_syms(r, dso) ? dso_syms(r, dso)->tab : NULL;
 	if (t && !rvctr_symtab__offset_to_vaddr(t, key, &vaddr))
-		sym = rvctr_symtab__lookup(t, vaddr, &off);
+		sym = lookup(dso_syms(r, dso), t, vaddr, &off);
 	if (sym) {
 		snprintf(buf, len, "%s+0x%" PRIx64, sym, off);
 	} else {
@@ -452,7 +481,7 @@ static void print_funcs(struct rvctr_report *r, FILE *out, unsigned int top)
 				  key == KERNEL_DSO ? "[kernel.kallsyms]" :
 				  rvctr_maps__dso_name(r->maps, key);
 		const struct dso_syms *d = c[i].a & UNRESOLVED ? NULL : dso_syms(r, key);
-		const char *sym = d && d->tab ? rvctr_symtab__lookup(d->tab, c[i].b, NULL) : NULL;
+		const char *sym = d && d->tab ? lookup(d, d->tab, c[i].b, NULL) : NULL;
 
 		fprintf(out, "%10" PRIu64 " %6.2f%% %6.2f%%  %s: ", c[i].count,
 			pct(c[i].count, r->branches), pct(c[i].mispred, c[i].count), dso);

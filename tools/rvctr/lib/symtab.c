@@ -24,6 +24,7 @@
 struct sym {
 	uint64_t addr, size;
 	const char *name;
+	const char *module;		/* kallsyms: the [module] it is in, or NULL */
 };
 
 struct rvctr_symtab {
@@ -238,18 +239,24 @@ struct rvctr_symtab *rvctr_symtab__load_kallsyms(const char *path, char *err, si
 	}
 	t->kallsyms = 1;
 	while (fgets(line, sizeof(line), f)) {
-		char type, name[256];
+		char type, name[256], mod[256];
 		unsigned long long addr;
-		size_t n;
+		size_t n, m = 0;
+		int f = sscanf(line, "%llx %c %255s %255s", &addr, &type, name, mod);
 
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3) {
+		if (f < 3) {
 			snprintf(err, errlen, "%s: not a kallsyms file", path);
 			goto fail;
 		}
 		if (tolower((unsigned char)type) != 't' || !addr)
 			continue;
 		n = strlen(name) + 1;
-		if (used + n > MAX_KALLSYMS) {
+		/* a module's symbol: "name\t[module]", kept as "name\0module\0" */
+		if (f == 4 && mod[0] == '[' && strchr(mod, ']')) {
+			*strchr(mod, ']') = 0;
+			m = strlen(mod + 1) + 1;
+		}
+		if (used + n + m > MAX_KALLSYMS) {
 			snprintf(err, errlen, "%s: larger than %u MB", path, MAX_KALLSYMS >> 20);
 			goto fail;
 		}
@@ -260,20 +267,26 @@ struct rvctr_symtab *rvctr_symtab__load_kallsyms(const char *path, char *err, si
 				goto oom;
 			t->syms = s;
 		}
-		if (used + n > names_cap) {
-			char *p = realloc(t->names, names_cap = 2 * (used + n) + 65536);
+		if (used + n + m > names_cap) {
+			char *p = realloc(t->names, names_cap = 2 * (used + n + m) + 65536);
 
 			if (!p)
 				goto oom;
 			t->names = p;
 		}
 		memcpy(t->names + used, name, n);
-		/* names are offsets until the pool stops moving */
-		t->syms[t->nr++] = (struct sym){ .addr = addr, .name = (const char *)(uintptr_t)used };
-		used += n;
+		if (m)
+			memcpy(t->names + used + n, mod + 1, m);
+		/* names are offsets until the pool stops moving (module: + 1) */
+		t->syms[t->nr++] = (struct sym){ .addr = addr, .name = (const char *)(uintptr_t)used,
+						 .module = (const char *)(uintptr_t)(m ? used + n + 1 : 0) };
+		used += n + m;
 	}
-	for (size_t i = 0; i < t->nr; i++)
+	for (size_t i = 0; i < t->nr; i++) {
 		t->syms[i].name = t->names + (uintptr_t)t->syms[i].name;
+		if (t->syms[i].module)
+			t->syms[i].module = t->names + (uintptr_t)t->syms[i].module - 1;
+	}
 	qsort(t->syms, t->nr, sizeof(*t->syms), cmp_sym);
 	fclose(f);
 	return t;
@@ -304,6 +317,42 @@ const char *rvctr_symtab__lookup(const struct rvctr_symtab *t, uint64_t addr, ui
 		return NULL;
 	s = &t->syms[lo - 1];
 	if (s->size && addr - s->addr >= s->size)
+		return NULL;
+	if (off)
+		*off = addr - s->addr;
+	return s->name;
+}
+
+/* Module names as the kernel keeps them: a file's '-' is '_'. */
+static int same_module(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (*a != *b && !((*a == '-' || *a == '_') && (*b == '-' || *b == '_')))
+			return 0;
+	return *a == *b;
+}
+
+const char *rvctr_symtab__lookup_module(const struct rvctr_symtab *t, uint64_t addr,
+					const char *module, uint64_t *off)
+{
+	size_t lo = 0, hi = t->nr;
+	const struct sym *s;
+
+	if (!t->kallsyms || !module)
+		return rvctr_symtab__lookup(t, addr, off);
+	/* modules do not overlap: the nearest symbol below is @module's, or none is */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	s = &t->syms[lo - 1];
+	if (*module ? !s->module || !same_module(s->module, module) : !!s->module)
 		return NULL;
 	if (off)
 		*off = addr - s->addr;

@@ -172,6 +172,26 @@ if "$CC_GNU" -nostdlib -static -no-pie -Wl,-Ttext=0xffffffff80000000 -Wl,-e,_tex
 		"$T_DIR/m.data" --kallsyms "$T_DIR/kallsyms-mod" --vmlinux "$T_DIR/vmlinux"
 	report_has_in "module hot edge as symbol+offset" '^ctr_read\+0x40 +ctr_read\+0x0 ' \
 		"$T_DIR/m.data" --kallsyms "$T_DIR/kallsyms-mod"
+	# a module whose symbols kallsyms lacks (another boot's file, loaded
+	# later): its address, never the symbol of the module below it
+	grep -v x_func "$T_DIR/kallsyms-mod" >"$T_DIR/kallsyms-nox"
+	report_has_in "module not in kallsyms: its addresses, not another module's symbol" \
+		'%  /lib/modules/6.12.0/kernel/drivers/perf/rvctr_x.ko: 0xffffffff01010240$' \
+		"$T_DIR/m.data" --kallsyms "$T_DIR/kallsyms-nox"
+	if grep -q 'ctr_read+0x10' "$T_LOG"; then
+		not_ok "module not in kallsyms: no edge named after the module below it"
+	else
+		ok "module not in kallsyms: no edge named after the module below it"
+	fi
+	# a module file named with '-' is the kernel's module with '_'
+	{
+		cat "$T_DIR/kdesc"
+		echo "mmap -1 0xffffffff01010000 0x4000 0 /lib/modules/6.12.0/kernel/drivers/perf/rvctr-x.ko.zst"
+		echo "sample 4242 0xffffffff01010210 0xffffffff01010240/0xffffffff01010200/2/0/3"
+	} | "$SYNTH" "$T_DIR/mz.data"
+	report_has_in "module rvctr-x.ko.zst: the symbols of kallsyms' [rvctr_x]" \
+		'%  /lib/modules/6.12.0/kernel/drivers/perf/rvctr-x.ko.zst: x_func$' \
+		"$T_DIR/mz.data" --kallsyms "$T_DIR/kallsyms-mod"
 
 	# rvctr record's own maps (rvctr/kmaps.h), from that boot's /proc:
 	# the kernel map relocates the vmlinux, the module maps take their

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The ELF symbol table reader, on an image built in memory. */
 #include <elf.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <rvctr/symtab.h>
 
@@ -148,9 +150,50 @@ static void test_corrupt(void)
 	T_EQ(bad, 0, "truncated images: no symbols read from bytes that are not there");
 }
 
+/* kallsyms' module symbols ("name\t[module]") belong to their module only. */
+static void test_kallsyms_modules(void)
+{
+	char path[] = "/tmp/rvctr-test-kallsyms.XXXXXX";
+	struct rvctr_symtab *t;
+	uint64_t off = 0;
+	char err[256];
+	int fd = mkstemp(path);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+
+	T_OK(f, "temporary kallsyms file");
+	if (!f)
+		return;
+	fputs("ffffffff80000000 T _text\nffffffff80000100 T do_syscall\n"
+	      "ffffffff01000100 t ctr_read\t[rvctr]\nffffffff01000200 t ctr_write\t[rvctr]\n"
+	      "ffffffff01010200 t x_func\t[rvctr_x]\n", f);
+	fclose(f);
+	t = rvctr_symtab__load_kallsyms(path, err, sizeof(err));
+	unlink(path);
+	T_OK(t, "kallsyms with module symbols loads");
+	if (!t)
+		return;
+	T_STREQ(rvctr_symtab__lookup(t, 0xffffffff01000110, &off), "ctr_read",
+		"plain lookup: the name without its [module]");
+	T_STREQ(rvctr_symtab__lookup_module(t, 0xffffffff01000210, "rvctr", &off), "ctr_write",
+		"lookup in module rvctr");
+	T_EQ(off, 0x10, "offset in the module's function");
+	T_STREQ(rvctr_symtab__lookup_module(t, 0xffffffff01010300, "rvctr-x", NULL), "x_func",
+		"a module file's '-' is the kernel's '_'");
+	T_OK(!rvctr_symtab__lookup_module(t, 0xffffffff01010300, "rvctr", NULL),
+	     "an address past the module's symbols, in the next module: not the module's");
+	T_OK(!rvctr_symtab__lookup_module(t, 0xffffffff01000110, "", NULL),
+	     "the kernel's own symbols only: not a module's");
+	T_STREQ(rvctr_symtab__lookup_module(t, 0xffffffff80000110, "", NULL), "do_syscall",
+		"the kernel's own symbol");
+	T_OK(!rvctr_symtab__lookup_module(t, 0xffffffff80000110, "rvctr", NULL),
+	     "a module's lookup: never a symbol of the kernel");
+	rvctr_symtab__delete(t);
+}
+
 int main(void)
 {
 	test_lookup();
 	test_corrupt();
+	test_kallsyms_modules();
 	return tests_done();
 }

@@ -42,6 +42,15 @@ void rvctr_symtab__delete(struct rvctr_symtab *t);
 
 /* The function containing @addr (ELF virtual address), or NULL. */
 const char *rvctr_symtab__lookup(const struct rvctr_symtab *t, uint64_t addr, uint64_t *off);
+/*
+ * The same, of a kallsyms table, among the symbols of kernel module
+ * @module (its name as in kallsyms' "[name]"; '-' and '_' alike), or of
+ * the kernel itself when @module is "": NULL when the nearest symbol at
+ * or below @addr is another's (that module's symbols are not in the
+ * table).  @module NULL, or a table of an ELF file: rvctr_symtab__lookup.
+ */
+const char *rvctr_symtab__lookup_module(const struct rvctr_symtab *t, uint64_t addr,
+					const char *module, uint64_t *off);
 /* The address of the function called @name, or 0. */
 uint64_t rvctr_symtab__symbol(const struct rvctr_symtab *t, const char *name);
 /*

@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Pids of merged recordings kept apart; see pidmap.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pidmap.h"
+
+/* pid_max can be at most this (include/linux/threads.h, 64-bit) */
+#define PID_MAX_LIMIT	4194304u
+#define COMM_LEN	32
+#define NO_PID		((uint32_t)-1)
+
+/* An output id: who has it (input, id there) and its last COMM. */
+struct out_id {
+	unsigned int input;
+	uint32_t in_id;
+	uint32_t pid;			/* its process's output pid */
+	int has_maps;			/* it had an MMAP */
+	char comm[COMM_LEN];		/* its last COMM, "" before any */
+};
+
+/* An id of the current input: its output id, or still undecided. */
+struct cur_id {
+	uint32_t out;
+	int pending;
+	const char *why;		/* pending: a COMM agreed */
+};
+
+/* Open addressing on 64-bit keys; key 0 is free. */
+struct table {
+	uint64_t *keys;
+	char *vals;
+	size_t valsize, cap, n;
+};
+
+struct pidmap {
+	struct table out;		/* output id + 1 -> struct out_id */
+	struct table cur;		/* input id + 1 -> struct cur_id */
+	struct table maps;		/* hash of (output pid, map) -> nothing */
+	struct rvctr_event *held;	/* records of pending processes */
+	size_t nr_held, held_cap;
+	unsigned int input;
+	const char *path;
+	uint32_t next;
+};
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v;
+	h *= 0x100000001b3ull;
+	return h ^ (h >> 29);
+}
+
+static void *table_find(const struct table *t, uint64_t key)
+{
+	size_t i;
+
+	if (!t->cap)
+		return NULL;
+	for (i = mix(0xcbf29ce484222325ull, key) & (t->cap - 1); t->keys[i];
+	     i = (i + 1) & (t->cap - 1))
+		if (t->keys[i] == key)
+			return t->vals + i * t->valsize;
+	return NULL;
+}
+
+/* The value of @key, added zeroed if new; NULL when out of memory. */
+static void *table_add(struct table *t, uint64_t key)
+{
+	void *v = table_find(t, key);
+	size_t i;
+
+	if (v)
+		return v;
+	if ((t->n + 1) * 2 > t->cap) {
+		struct table g = { .valsize = t->valsize, .cap = t->cap ? t->cap * 2 : 64 };
+
+		g.keys = calloc(g.cap, sizeof(*g.keys));
+		g.vals = calloc(g.cap, g.valsize ? g.valsize : 1);
+		if (!g.keys || !g.vals) {
+			free(g.keys);
+			free(g.vals);
+			return NULL;
+		}
+		for (i = 0; i < t->cap; i++)
+			if (t->keys[i] && t->valsize)
+				memcpy(table_add(&g, t->keys[i]), t->vals + i * t->valsize,
+				       t->valsize);
+			else if (t->keys[i])
+				table_add(&g, t->keys[i]);
+		free(t->keys);
+		free(t->vals);
+		*t = g;
+	}
+	for (i = mix(0xcbf29ce484222325ull, key) & (t->cap - 1); t->keys[i];
+	     i = (i + 1) & (t->cap - 1))
+		;
+	t->keys[i] = key;
+	t->n++;
+	return t->vals + i * t->valsize;
+}
+
+static void table_free(struct table *t)
+{
+	free(t->keys);
+	free(t->vals);
+	t->keys = NULL;
+	t->vals = NULL;
+	t->cap = t->n = 0;
+}
+
+struct pidmap *pidmap__new(void)
+{
+	struct pidmap *pm = calloc(1, sizeof(*pm));
+
+	if (!pm)
+		return NULL;
+	pm->out.valsize = sizeof(struct out_id);
+	pm->cur.valsize = sizeof(struct cur_id);
+	pm->maps.valsize = 0;
+	pm->next = PID_MAX_LIMIT;
+	return pm;
+}
+
+void pidmap__delete(struct pidmap *pm)
+{
+	if (!pm)
+		return;
+	table_free(&pm->out);
+	table_free(&pm->cur);
+	table_free(&pm->maps);
+	free(pm->held);
+	free(pm);
+}
+
+static uint64_t map_key(uint32_t pid, const struct rvctr_mmap *m)
+{
+	uint64_t h = mix(mix(mix(mix(0xcbf29ce484222325ull, pid), m->start), m->len), m->pgoff);
+	const unsigned char *s;
+
+	for (s = (const unsigned char *)m->filename; *s; s++)
+		h = mix(h, *s);
+	return h | 1;
+}
+
+/* The swapper (0) and the kernel's maps (-1) are every recording's own. */
+static int fixed(uint32_t id)
+{
+	return id == 0 || id == NO_PID;
+}
+
+static struct cur_id *cur(struct pidmap *pm, uint32_t id)
+{
+	return table_find(&pm->cur, (uint64_t)id + 1);
+}
+
+static struct out_id *out(struct pidmap *pm, uint32_t id)
+{
+	return table_find(&pm->out, (uint64_t)id + 1);
+}
+
+/* @in_id of this input is output id @o (of process @pid). */
+static int assign(struct pidmap *pm, uint32_t in_id, uint32_t o, uint32_t pid)
+{
+	struct cur_id *c = table_add(&pm->cur, (uint64_t)in_id + 1);
+	struct out_id *e = table_add(&pm->out, (uint64_t)o + 1);
+
+	if (!c || !e)
+		return -1;
+	c->out = o;
+	c->pending = 0;
+	e->input = pm->input;
+	e->in_id = in_id;
+	e->pid = pid == NO_PID ? o : pid;
+	return 0;
+}
+
+/* @in_id is another process or thread than the earlier inputs' one. */
+static int remap(struct pidmap *pm, uint32_t in_id, uint32_t pid, int thread, const char *why)
+{
+	uint32_t o;
+
+	while (out(pm, pm->next) || fixed(pm->next))
+		pm->next++;
+	o = pm->next++;
+	fprintf(stderr, "rvctr: warning: %s: %s %u is not the earlier input's %s %u (%s); "
+		"written as %s %u\n", pm->path, thread ? "tid" : "pid", in_id,
+		thread ? "thread" : "process", in_id, why, thread ? "tid" : "pid", o);
+	return assign(pm, in_id, o, thread ? pid : o);
+}
+
+/* Keep @in_id as it is. */
+static int keep(struct pidmap *pm, uint32_t in_id, uint32_t pid)
+{
+	return assign(pm, in_id, in_id, pid);
+}
+
+enum kind { K_OTHER, K_COMM, K_MMAP, K_FORK };
+
+/*
+ * Decide process @p of the current input at its first record: 1 if
+ * decided (cur(p) set), 0 if it is pending now, -1 out of memory.
+ */
+static int decide_process(struct pidmap *pm, uint32_t p, enum kind k, const struct rvctr_event *ev)
+{
+	struct out_id *e;
+	struct cur_id *c;
+
+	if (fixed(p))
+		return keep(pm, p, p) ? -1 : 1;
+	e = out(pm, p);
+	if (!e)
+		return keep(pm, p, p) ? -1 : 1;
+	if (e->input == pm->input)
+		return remap(pm, p, p, 0, "its pid is taken") ? -1 : 1;
+	switch (k) {
+	case K_FORK:
+		return remap(pm, p, p, 0, "a new process (FORK)") ? -1 : 1;
+	case K_MMAP:
+		if (!e->has_maps || table_find(&pm->maps, map_key(p, &ev->mmap)))
+			return keep(pm, p, p) ? -1 : 1;
+		return remap(pm, p, p, 0, "another first map") ? -1 : 1;
+	case K_COMM:
+		if (ev->comm.tid == p && e->comm[0] &&
+		    strncmp(e->comm, ev->comm.comm, COMM_LEN - 1)) {
+			char why[COMM_LEN * 2 + 32];
+
+			snprintf(why, sizeof(why), "comm '%.20s', was '%.20s'", ev->comm.comm, e->comm);
+			return remap(pm, p, p, 0, why) ? -1 : 1;
+		}
+		c = table_add(&pm->cur, (uint64_t)p + 1);
+		if (!c)
+			return -1;
+		c->pending = 1;
+		return 0;
+	default:
+		/* a sample or an exec first: the same recording goes on */
+		return keep(pm, p, p) ? -1 : 1;
+	}
+}
+
+/* Thread @t of process @p, whose output pid is decided. */
+static int decide_thread(struct pidmap *pm, uint32_t p, uint32_t t, int fork)
+{
+	uint32_t op = cur(pm, p)->out;
+	struct cur_id *c;
+	struct out_id *e;
+
+	if (t == p || fixed(t))
+		return 0;
+	c = cur(pm, t);
+	if (c && !c->pending)
+		return 0;
+	e = out(pm, t);
+	if (!e)
+		return keep(pm, t, op);
+	if (e->input == pm->input)
+		return remap(pm, t, op, 1, "its tid is taken");
+	if (fork)
+		return remap(pm, t, op, 1, "a new thread (FORK)");
+	if (e->pid != op)
+		return remap(pm, t, op, 1, "of another process");
+	return keep(pm, t, op);
+}
+
+static uint32_t tr(struct pidmap *pm, uint32_t id)
+{
+	struct cur_id *c = cur(pm, id);
+
+	return c && !c->pending ? c->out : id;
+}
+
+/* Emit @ev (its pids decided) with the output's pids; remember its history. */
+static int emit_one(struct pidmap *pm, const struct rvctr_event *ev, pidmap_emit_fn emit, void *arg)
+{
+	struct rvctr_event o = *ev;
+	struct out_id *e;
+
+	switch (ev->type) {
+	case PERF_RECORD_SAMPLE:
+		o.sample.pid = tr(pm, ev->sample.pid);
+		o.sample.tid = tr(pm, ev->sample.tid);
+		break;
+	case PERF_RECORD_COMM:
+		o.comm.pid = tr(pm, ev->comm.pid);
+		o.comm.tid = tr(pm, ev->comm.tid);
+		if (o.comm.pid == o.comm.tid && (e = out(pm, o.comm.pid)))
+			snprintf(e->comm, sizeof(e->comm), "%.*s", COMM_LEN - 1, ev->comm.comm);
+		break;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		o.mmap.pid = tr(pm, ev->mmap.pid);
+		o.mmap.tid = tr(pm, ev->mmap.tid);
+		if (!table_add(&pm->maps, map_key(o.mmap.pid, &ev->mmap)))
+			return -1;
+		e = out(pm, o.mmap.pid);
+		if (e)
+			e->has_maps = 1;
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		o.task.pid = tr(pm, ev->task.pid);
+		o.task.tid = tr(pm, ev->task.tid);
+		o.task.ppid = tr(pm, ev->task.ppid);
+		o.task.ptid = tr(pm, ev->task.ptid);
+		break;
+	}
+	return emit(arg, &o);
+}
+
+static uint32_t owner(const struct rvctr_event *ev)
+{
+	switch (ev->type) {
+	case PERF_RECORD_COMM: return ev->comm.pid;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: return ev->mmap.pid;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT: return ev->task.pid;
+	default: return ev->sample.pid;
+	}
+}
+
+static int decide_threads(struct pidmap *pm, const struct rvctr_event *ev);
+
+/*
+ * Pending process @p is decided (@why: it is another process, why): emit
+ * its held records in order.
+ */
+static int release(struct pidmap *pm, uint32_t p, const char *why, pidmap_emit_fn emit, void *arg)
+{
+	size_t i, j = 0;
+	int ret = 0;
+
+	if (why ? remap(pm, p, p, 0, why) : keep(pm, p, p))
+		return -1;
+	for (i = 0; i < pm->nr_held; i++) {
+		struct rvctr_event *h = &pm->held[i];
+
+		if (owner(h) != p) {
+			pm->held[j++] = *h;
+			continue;
+		}
+		if (!ret)
+			ret = decide_threads(pm, h);
+		if (!ret)
+			ret = emit_one(pm, h, emit, arg);
+	}
+	pm->nr_held = j;
+	return ret;
+}
+
+static int release_all(struct pidmap *pm, pidmap_emit_fn emit, void *arg)
+{
+	int ret = 0;
+
+	while (!ret && pm->nr_held)
+		ret = release(pm, owner(&pm->held[0]), NULL, emit, arg);
+	return ret;
+}
+
+static int hold(struct pidmap *pm, const struct rvctr_event *ev)
+{
+	if (pm->nr_held == pm->held_cap) {
+		size_t cap = pm->held_cap ? pm->held_cap * 2 : 16;
+		struct rvctr_event *h = realloc(pm->held, cap * sizeof(*h));
+
+		if (!h)
+			return -1;
+		pm->held = h;
+		pm->held_cap = cap;
+	}
+	pm->held[pm->nr_held] = *ev;
+	pm->held[pm->nr_held++].raw = NULL;
+	return 0;
+}
+
+/* The record's threads (and a FORK's parent), once its process is decided. */
+static int decide_threads(struct pidmap *pm, const struct rvctr_event *ev)
+{
+	switch (ev->type) {
+	case PERF_RECORD_SAMPLE:
+		return decide_thread(pm, ev->sample.pid, ev->sample.tid, 0);
+	case PERF_RECORD_COMM:
+		return decide_thread(pm, ev->comm.pid, ev->comm.tid, 0);
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return decide_thread(pm, ev->mmap.pid, ev->mmap.tid, 0);
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT: {
+		struct cur_id *c = cur(pm, ev->task.ppid);
+
+		if (c && !c->pending && decide_thread(pm, ev->task.ppid, ev->task.ptid, 0))
+			return -1;
+		return decide_thread(pm, ev->task.pid, ev->task.tid,
+				     ev->type == PERF_RECORD_FORK);
+	}
+	}
+	return 0;
+}
+
+int pidmap__event(struct pidmap *pm, const struct rvctr_event *ev, pidmap_emit_fn emit, void *arg)
+{
+	enum kind k = K_OTHER;
+	struct cur_id *c;
+	uint32_t p;
+	int ret;
+
+	switch (ev->type) {
+	case PERF_RECORD_COMM:
+		k = ev->comm.misc & PERF_RECORD_MISC_COMM_EXEC ? K_OTHER : K_COMM;
+		break;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		k = K_MMAP;
+		break;
+	case PERF_RECORD_FORK:
+		/* a new thread of a known process is decided by its process */
+		k = ev->task.pid == ev->task.ppid ? K_OTHER : K_FORK;
+		/* fall through */
+	case PERF_RECORD_EXIT:
+		/* the parent: known, or another record of this recording */
+		p = ev->task.ppid;
+		c = cur(pm, p);
+		if (c && c->pending && p != ev->task.pid &&
+		    (ret = release(pm, p, NULL, emit, arg)))
+			return ret;
+		if (!cur(pm, p) && decide_process(pm, p, K_OTHER, ev) < 0)
+			return -1;
+		break;
+	case PERF_RECORD_SAMPLE:
+		break;
+	case PERF_RECORD_FINISHED_ROUND:
+		/* held records stay in their round */
+		if ((ret = release_all(pm, emit, arg)))
+			return ret;
+		return emit(arg, ev);
+	default:
+		return emit(arg, ev);
+	}
+	p = owner(ev);
+	c = cur(pm, p);
+	if (c && c->pending) {
+		struct out_id *e = out(pm, p);
+
+		/* a COMM agreed: the first map or a sample decides */
+		if (k == K_COMM || ev->type == PERF_RECORD_FORK)
+			return hold(pm, ev);
+		ret = release(pm, p, k == K_MMAP && e && e->has_maps &&
+			      !table_find(&pm->maps, map_key(p, &ev->mmap)) ?
+			      "another first map" : NULL, emit, arg);
+		if (ret)
+			return ret;
+	} else if (!c) {
+		ret = decide_process(pm, p, k, ev);
+		if (ret < 0)
+			return -1;
+		if (!ret)
+			return hold(pm, ev);
+	}
+	if (decide_threads(pm, ev))
+		return -1;
+	return emit_one(pm, ev, emit, arg);
+}
+
+int pidmap__flush(struct pidmap *pm, pidmap_emit_fn emit, void *arg)
+{
+	return release_all(pm, emit, arg);
+}
+
+int pidmap__input(struct pidmap *pm, const char *path, pidmap_emit_fn emit, void *arg)
+{
+	int ret = release_all(pm, emit, arg);
+
+	table_free(&pm->cur);
+	pm->cur.valsize = sizeof(struct cur_id);
+	pm->input++;
+	pm->path = path;
+	return ret;
+}
