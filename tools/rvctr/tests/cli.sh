@@ -86,8 +86,9 @@ $R convert -f perf -o "$T_DIR/keep.data" "$T_DIR/cut.data" 2>/dev/null
 $R convert -f perfscript -o "$T_DIR/new.txt" "$T_DIR/cut.data" 2>/dev/null
 [ ! -e "$T_DIR/new.txt" ] && ok "failed convert: no partial output" ||
 	not_ok "failed convert left $(wc -c <"$T_DIR/new.txt") bytes"
-ls -a "$T_DIR" | grep -q '^\.' | grep -v '^\.\.\?$' && not_ok "temporary file left" ||
-	ok "no temporary file left"
+# (the temporary outputs are .NAME.XXXXXX next to the output)
+left=$(ls -A "$T_DIR" | grep '^\.')
+[ -z "$left" ] && ok "no temporary file left" || not_ok "temporary file left: $left"
 
 # several inputs, -i, - for stdin and stdout
 sum() { awk -F: 'NF == 2 { s += $2 } END { print s + 0 }' "$1"; }
