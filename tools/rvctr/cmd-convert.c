@@ -150,18 +150,17 @@ static int check_ranges(struct convert *c, const char *path, const struct rvctr_
 }
 
 /*
- * Snapshot text says what CTR was set to record: an inhibited transfer
- * type or NTBREN in a snapshot's sctrctl is what a filter or ctr_ntbr
- * is in an attribute.  -1 to refuse, else whether to drop not-taken ones.
+ * Snapshot text says what CTR was set to record: RASEMU in a snapshot's
+ * sctrctl is call-stack mode, an inhibited transfer type or NTBREN what a
+ * filter or ctr_ntbr is in an attribute.  -1 to refuse, else whether to
+ * drop not-taken ones.
  */
 static int check_snapshot_ctl(struct convert *c, const char *path, uint64_t ctl, int *warned)
 {
-	const char *why;
+	char why[256];
 
-	if (!(ctl & (RISCV_CTR_INH_ALL | CTRCTL_NTBREN)))
+	if (rvctr_brstack__ctl_complete(ctl, why, sizeof(why)))
 		return 0;
-	why = ctl & RISCV_CTR_INH_ALL ? "a snapshot's sctrctl inhibits some taken transfers" :
-					 "a snapshot's sctrctl records not-taken branches (NTBREN)";
 	if (!c->force) {
 		snprintf(c->err, sizeof(c->err), "%s: no %s output: %s (--force converts it "
 			 "anyway)", path, c->ops->name, why);

@@ -60,17 +60,23 @@ for c in call:'type filter' stack:'call-stack' ntbr:'not-taken'; do
 	check "$f recording: perf.data output is fine" \
 		$R convert -f perf -o "$T_DIR/r.data" "$T_DIR/$f.data"
 done
-# the same from snapshot text: sctrctl with NTBREN (bit 36) or an inhibit
-sed 's/sctrctl 0x1fff/sctrctl 0x1000001fff/' "$T_DIR/s.txt" >"$T_DIR/ntbr.txt"
-sed 's/sctrctl 0x1fff/sctrctl 0x2000001fff/' "$T_DIR/s.txt" >"$T_DIR/inh.txt"
-for f in ntbr:NTBREN inh:inhibits; do
-	$R convert -f autofdo -b "$T_DIR/loop" -o "$T_DIR/r.out" "$T_DIR/${f%%:*}.txt" 2>"$T_LOG"
-	rc=$?
-	[ $rc -eq 1 ] && grep -q "${f#*:}" "$T_LOG" &&
-		ok "snapshots whose sctrctl ${f#*:}: no autofdo output" ||
-		{ not_ok "snapshots ${f%%:*}: status $rc"; sed 's/^/# /' "$T_LOG"; }
+# the same from snapshot text: sctrctl with NTBREN (bit 36), an inhibit, or
+# RASEMU (bit 7: call-stack mode)
+sed 's/sctrctl 0x1803/sctrctl 0x1000001803/' "$T_DIR/s.txt" >"$T_DIR/ntbr.txt"
+sed 's/sctrctl 0x1803/sctrctl 0x2000001803/' "$T_DIR/s.txt" >"$T_DIR/inh.txt"
+sed 's/sctrctl 0x1803/sctrctl 0x1883/' "$T_DIR/s.txt" >"$T_DIR/stack.txt"
+for f in ntbr:NTBREN inh:inhibits stack:RASEMU; do
+	for fmt in autofdo perfscript; do
+		$R convert -f $fmt -b "$T_DIR/loop" -o "$T_DIR/r.out" "$T_DIR/${f%%:*}.txt" 2>"$T_LOG"
+		rc=$?
+		[ $rc -eq 1 ] && grep -q "${f#*:}" "$T_LOG" && grep -q -- --force "$T_LOG" &&
+			ok "snapshots whose sctrctl has ${f#*:}: no $fmt output, says why" ||
+			{ not_ok "snapshots ${f%%:*}: $fmt status $rc"; sed 's/^/# /' "$T_LOG"; }
+	done
 	check "snapshots ${f%%:*}: --force converts" \
 		$R convert --force -f autofdo -b "$T_DIR/loop" -o "$T_DIR/r.out" "$T_DIR/${f%%:*}.txt"
+	check "snapshots ${f%%:*}: perf.data output is fine" \
+		$R convert -f perf -b "$T_DIR/loop" -o "$T_DIR/r.data" "$T_DIR/${f%%:*}.txt"
 done
 
 # A failed convert leaves no output (and an old one as it was): the fifth

@@ -46,7 +46,8 @@ loop_addrs() {
 }
 
 # gen_snapshots COUNT DEPTH SEED: raw CTR snapshot text (the driver's debugfs
-# format) of the loop: entry 0 newest, TYPE 5 (taken branch) for the if,
+# format) of the loop, recorded with sctrctl U, S, BPFRZ, LCOFIFRZ (every
+# taken transfer): entry 0 newest, TYPE 5 (taken branch) for the if,
 # 11 (direct jump) for the back jump, cycle counts with CCV, MISP on some.
 gen_snapshots() {
 	awk -v count="$1" -v depth="$2" -v seed="$3" -v b1=$((0x$B1)) -v t1=$((0x$T1)) \
@@ -56,7 +57,7 @@ gen_snapshots() {
 		srand(seed)
 		for (s = 0; s < count; s++) {
 			i = int(rand() * 1000) + depth
-			printf "sctrstatus 0x800000%02x depth %d sctrctl 0x%x\n", s % 256, depth, 4095 + 4096
+			printf "sctrstatus 0x800000%02x depth %d sctrctl 0x1803\n", s % 256, depth
 			for (e = 0; e < depth; e++) {
 				it = i - e
 				if (it % 3 == 0) { src = b1; dst = t1; type = 5 } else { src = b2; dst = t2; type = 11 }
