@@ -58,7 +58,8 @@ static const char convert_usage[] =
 	"                       else riscv64)\n"
 	"      --force          make autofdo/perfscript output from a recording that\n"
 	"                       lacks taken branches (type filter, call stack) or has\n"
-	"                       not-taken ones (these are then dropped)\n"
+	"                       not-taken ones (these are then dropped, as spe\n"
+	"                       output always drops them)\n"
 	"      --progress       show progress even when stderr is not a terminal\n"
 	"  -h, --help           this text\n";
 
@@ -123,14 +124,13 @@ static int open_sink(struct convert *c, const struct rvctr_reader *r)
 
 /*
  * Range outputs need every taken branch and only those: refuse recordings
- * that lack some or add not-taken ones, unless --force.  Returns -1 to
- * refuse, else whether not-taken records are to be dropped.
+ * that lack some or add not-taken ones, unless --force (the not-taken ones
+ * are then dropped, see drop_not_taken()).  -1 to refuse, else 0.
  */
 static int check_ranges(struct convert *c, const char *path, const struct rvctr_reader *r)
 {
 	const char *arch = rvctr_reader__arch(r);
 	unsigned int i;
-	int ntbr = 0;
 	char why[256];
 
 	for (i = 0; i < rvctr_reader__nr_attrs(r); i++) {
@@ -144,16 +144,14 @@ static int check_ranges(struct convert *c, const char *path, const struct rvctr_
 			return -1;
 		}
 		fprintf(stderr, "rvctr: warning: %s: %s; converting anyway (--force)\n", path, why);
-		ntbr |= rvctr_brstack__has_ntbr(a, arch);
 	}
-	return ntbr;
+	return 0;
 }
 
 /*
  * Snapshot text says what CTR was set to record: RASEMU in a snapshot's
  * sctrctl is call-stack mode, an inhibited transfer type or NTBREN what a
- * filter or ctr_ntbr is in an attribute.  -1 to refuse, else whether to
- * drop not-taken ones.
+ * filter or ctr_ntbr is in an attribute.  -1 to refuse, else 0.
  */
 static int check_snapshot_ctl(struct convert *c, const char *path, uint64_t ctl, int *warned)
 {
@@ -169,7 +167,20 @@ static int check_snapshot_ctl(struct convert *c, const char *path, uint64_t ctl,
 	if (!*warned)
 		fprintf(stderr, "rvctr: warning: %s: %s; converting anyway (--force)\n", path, why);
 	*warned = 1;
-	return !!(ctl & CTRCTL_NTBREN);
+	return 0;
+}
+
+/*
+ * Not-taken records are no taken branches: outputs of taken branches
+ * (ranges, SPE-like samples) never get them.  perf.data output keeps
+ * what was recorded.
+ */
+static void drop_not_taken(struct convert *c, struct source *src, struct rvctr_sample *s)
+{
+	if ((!c->ops->ranges && !c->ops->taken_only) || !source__ntbr(src))
+		return;
+	s->nr_branches = rvctr_brstack__taken_only(s->branches, s->nr_branches, c->taken);
+	s->branches = c->taken;
 }
 
 static void print_warnings(const char *path, const struct rvctr_reader *r)
@@ -192,13 +203,13 @@ static int convert_one(struct convert *c, const char *path)
 	const struct rvctr_reader *r;
 	struct rvctr_event ev;
 	struct progress p;
-	int ret, drop_ntbr = 0, warned = 0, snap_ranges;
+	int ret, warned = 0, snap_ranges;
 	unsigned int i;
 
 	if (!src)
 		return -1;
 	r = source__reader(src);
-	if (r && c->ops->ranges && (drop_ntbr = check_ranges(c, path, r)) < 0)
+	if (r && c->ops->ranges && check_ranges(c, path, r))
 		goto fail;
 	if (c->sink) {
 		/* another recording: its pids and maps are its own */
@@ -215,23 +226,15 @@ static int convert_one(struct convert *c, const char *path)
 	progress__init(&p, "converting", c->progress);
 	while ((ret = source__next(src, &ev)) > 0) {
 		filter__event(c->filter, &ev);
-		if (ev.type == PERF_RECORD_SAMPLE && snap_ranges) {
-			int d = check_snapshot_ctl(c, path, source__snapshot_ctl(src), &warned);
-
-			if (d < 0)
-				goto fail;
-			drop_ntbr |= d;
-		}
+		if (ev.type == PERF_RECORD_SAMPLE && snap_ranges &&
+		    check_snapshot_ctl(c, path, source__snapshot_ctl(src), &warned))
+			goto fail;
 		if (ev.type == PERF_RECORD_SAMPLE) {
 			if (!filter__keep(c->filter, &ev.sample))
 				continue;
 			c->samples++;
 			c->no_branches += !ev.sample.nr_branches;
-			if (drop_ntbr) {
-				ev.sample.nr_branches = rvctr_brstack__taken_only(
-					ev.sample.branches, ev.sample.nr_branches, c->taken);
-				ev.sample.branches = c->taken;
-			}
+			drop_not_taken(c, src, &ev.sample);
 			if (!(c->samples & 0xfff))
 				progress__update(&p, source__progress(src));
 		}

@@ -69,6 +69,7 @@ static int report_one(struct rvctr_report *r, const char *path, const struct sou
 	while ((ret = source__next(src, &ev)) > 0) {
 		filter__event(f, &ev);
 		if (ev.type == PERF_RECORD_SAMPLE) {
+			rvctr_report__set_ntbr(r, source__ntbr(src));
 			if (filter__keep(f, &ev.sample) && rvctr_report__sample(r, &ev.sample)) {
 				ret = error("out of memory");
 				break;

@@ -66,7 +66,8 @@ int rvctr_brstack__ctl_complete(uint64_t sctrctl, char *why, size_t whylen)
 		return 0;
 	}
 	if (sctrctl & CTRCTL_NTBREN) {
-		snprintf(why, whylen, "a snapshot's sctrctl records not-taken branches (NTBREN)");
+		snprintf(why, whylen, "a snapshot records not-taken branches (NTBREN in its "
+			 "sctrctl, or TYPE 4 entries)");
 		return 0;
 	}
 	return 1;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rvctr/brstack.h>
 #include <rvctr/maps.h>
 #include <rvctr/perfscript.h>
 #include <rvctr/report.h>
@@ -35,6 +36,8 @@ struct rvctr_report {
 	struct rvctr_table *funcs;	/* key (dso, function address) */
 	uint64_t by_type[16];		/* perf_branch_entry.type is 4 bits */
 	uint64_t branches, samples, mispred, predicted, with_cycles;
+	int ntbr;			/* samples may hold not-taken records */
+	uint64_t not_taken;		/* those, not counted as branches */
 	uint16_t machine;		/* EM_* of HEADER_ARCH, 0 if unknown */
 	uint64_t kernel_text;		/* runtime address of kernel_ref, from its MMAP */
 	char kernel_ref[64];		/* perf's ref_reloc_sym: _text, or _stext */
@@ -342,14 +345,24 @@ static int add_branch(struct rvctr_report *r, uint32_t pid, const struct perf_br
 	return 0;
 }
 
+void rvctr_report__set_ntbr(struct rvctr_report *r, int ntbr)
+{
+	r->ntbr = ntbr;
+}
+
 int rvctr_report__sample(struct rvctr_report *r, const struct rvctr_sample *s)
 {
 	uint64_t i;
 
 	r->samples++;
-	for (i = 0; i < s->nr_branches; i++)
+	for (i = 0; i < s->nr_branches; i++) {
+		if (r->ntbr && rvctr_brstack__not_taken(&s->branches[i])) {
+			r->not_taken++;
+			continue;
+		}
 		if (add_branch(r, s->pid, &s->branches[i]))
 			return -1;
+	}
 	return 0;
 }
 
@@ -362,7 +375,11 @@ static void print_types(const struct rvctr_report *r, FILE *out)
 {
 	unsigned int t;
 
-	fprintf(out, "# %" PRIu64 " branches in %" PRIu64 " samples\n\n", r->branches, r->samples);
+	fprintf(out, "# %" PRIu64 " branches in %" PRIu64 " samples\n", r->branches, r->samples);
+	if (r->not_taken)
+		fprintf(out, "# %" PRIu64 " not-taken branch records (ctr_ntbr), not counted\n",
+			r->not_taken);
+	fputc('\n', out);
 	fprintf(out, "# branch types\n%-10s %12s %7s\n", "type", "count", "%");
 	for (t = 0; t < 16; t++)
 		if (r->by_type[t])

@@ -79,6 +79,46 @@ for f in ntbr:NTBREN inh:inhibits stack:RASEMU; do
 		$R convert -f perf -b "$T_DIR/loop" -o "$T_DIR/r.data" "$T_DIR/${f%%:*}.txt"
 done
 
+# Not-taken records (ctr_ntbr: COND to the next instruction) are no taken
+# branches: report counts no branch or edge of them, spe makes no sample of
+# them, the range outputs (--force) drop them; snapshots with TYPE 4
+# entries hold them whatever their header says.  nt.txt: the if not taken.
+gen_snapshots 50 16 1 1 0x1000001803 >"$T_DIR/nt.txt"
+gen_snapshots 50 16 1 1 none >"$T_DIR/nt-noctl.txt"
+taken=$(awk 'NF == 4 && $4 !~ /4$/' "$T_DIR/nt.txt" | wc -l)
+nt_ok() { # NAME FILE: FILE has $taken taken branches or samples, and no COND
+	grep -q "^# [0-9]* branches in $taken samples\|^# $taken branches in 50 samples" "$2" &&
+		! grep -q '^COND ' "$2" && ok "$1" ||
+		{ not_ok "$1 (want $taken taken, no COND)"; head -8 "$2" | sed 's/^/# /'; }
+}
+# and perf.data recorded with ctr_ntbr (config2 bit 0 of its attr)
+$R convert -f perf -b "$T_DIR/loop" -o "$T_DIR/nt.data" "$T_DIR/nt.txt" 2>/dev/null
+aoff=$(od -An -t u8 -j 24 -N 8 "$T_DIR/nt.data" | tr -d ' ')
+printf '\x01' | dd of="$T_DIR/nt.data" bs=1 seek=$((aoff + 64)) conv=notrunc status=none
+for f in nt.txt nt-noctl.txt nt.data; do
+	$R report -b "$T_DIR/loop" "$T_DIR/$f" >"$T_DIR/nt.report" 2>"$T_LOG"
+	nt_ok "$f: report counts no not-taken record as a branch" "$T_DIR/nt.report"
+	grep -q "^# $((50 * 16 - taken)) not-taken branch records" "$T_DIR/nt.report" &&
+		ok "$f: report says how many not-taken records it left out" ||
+		not_ok "$f: report does not say how many not-taken records it left out"
+	$R convert -f spe -b "$T_DIR/loop" -o "$T_DIR/nt.spe" "$T_DIR/$f" 2>"$T_LOG" &&
+		$R report "$T_DIR/nt.spe" >"$T_DIR/nt.report" 2>"$T_LOG"
+	nt_ok "$f: spe makes no sample of a not-taken record" "$T_DIR/nt.report"
+done
+$R convert -f autofdo -b "$T_DIR/loop" -o "$T_DIR/r.out" "$T_DIR/nt-noctl.txt" 2>"$T_LOG"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'not-taken' "$T_LOG" &&
+	ok "snapshots with TYPE 4 entries and no sctrctl: no autofdo output" ||
+	{ not_ok "snapshots with TYPE 4 entries, no sctrctl: autofdo status $rc"; sed 's/^/# /' "$T_LOG"; }
+nt_to=$(printf '0x%x/' $((0x$B1 + 2)))
+for f in nt.txt nt-noctl.txt nt.data; do
+	$R convert --force -f perfscript -b "$T_DIR/loop" -o "$T_DIR/nt.ps" "$T_DIR/$f" 2>"$T_LOG"
+	rc=$?
+	[ $rc -eq 0 ] && grep -q '/UNCOND/' "$T_DIR/nt.ps" && ! grep -q "/$nt_to" "$T_DIR/nt.ps" &&
+		ok "$f: perfscript --force drops the not-taken records" ||
+		not_ok "$f: perfscript --force: status $rc, $(grep -c "/$nt_to" "$T_DIR/nt.ps") not-taken"
+done
+
 # A failed convert leaves no output (and an old one as it was): the fifth
 # record of cut.data has a corrupt size, so conversion fails half way
 echo old >"$T_DIR/keep.data"
