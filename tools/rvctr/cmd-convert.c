@@ -68,7 +68,7 @@ struct convert {
 	struct rvctr_sink *sink;
 	const char *output;
 	char *tmp;			/* the output until it is complete */
-	const char *binary;
+	char *binary;			/* -b, an absolute path (binary_path()) */
 	const char *arch;
 	struct filter *filter;
 	struct source_opts so;
@@ -341,6 +341,7 @@ int cmd_convert(int argc, char **argv)
 		case 'f':
 			c.ops = rvctr_sink__find(optarg);
 			if (!c.ops) {
+				free(c.binary);
 				filter__delete(c.filter);
 				return error("unknown format '%s' (perf, spe, autofdo, perfscript)",
 					     optarg);
@@ -352,7 +353,15 @@ int cmd_convert(int argc, char **argv)
 				goto usage;
 			inputs[nr++] = optarg;
 			break;
-		case 'b': c.binary = c.so.binary = optarg; break;
+		case 'b':
+			free(c.binary);
+			c.binary = binary_path(optarg);
+			if (!c.binary) {
+				filter__delete(c.filter);
+				return error("out of memory");
+			}
+			c.so.binary = c.binary;
+			break;
 		case O_SYMFS: c.find.symfs = optarg; break;
 		case O_BUILDID_DIR: c.find.buildid_dir = optarg; break;
 		case 'p':
@@ -369,12 +378,14 @@ int cmd_convert(int argc, char **argv)
 		case O_PROGRESS: c.progress = 1; break;
 		case 'h':
 			fputs(convert_usage, stdout);
+			free(c.binary);
 			filter__delete(c.filter);
 			return 0;
 		default:
 			goto usage;
 		}
 		if (what && filter__add(c.filter, what, optarg, c.err, sizeof(c.err))) {
+			free(c.binary);
 			filter__delete(c.filter);
 			return error("%s", c.err);
 		}
@@ -387,10 +398,12 @@ int cmd_convert(int argc, char **argv)
 		inputs[nr++] = default_input;
 	ret = run(&c, inputs, nr);
 	free(c.tmp);
+	free(c.binary);
 	filter__delete(c.filter);
 	return ret;
 usage:
 	fputs(convert_usage, stderr);
+	free(c.binary);
 	filter__delete(c.filter);
 	return 2;
 }

@@ -119,6 +119,36 @@ for f in nt.txt nt-noctl.txt nt.data; do
 		not_ok "$f: perfscript --force: status $rc, $(grep -c "/$nt_to" "$T_DIR/nt.ps") not-taken"
 done
 
+# -b is the binary's absolute path (realpath), as the kernel names mapped
+# files: snapshots' MMAP2 names it so, and autofdo then reads its program
+# headers (a relative name used to give file offsets, not addresses)
+(cd "$T_DIR" && $R convert -f perfscript -b loop -o rel.ps s.txt 2>/dev/null)
+grep -q "PERF_RECORD_MMAP2 .* r-xp $T_DIR/loop\$" "$T_DIR/rel.ps" &&
+	ok "-b loop: the MMAP2 names its absolute path" ||
+	not_ok "-b loop: MMAP2 $(grep -o 'r-xp .*' "$T_DIR/rel.ps" | head -1)"
+# (an lld PIE, whose text is at p_vaddr = p_offset + 0x1000)
+if command -v clang-19 >/dev/null && command -v ld.lld-19 >/dev/null; then
+	mkdir "$T_DIR/lld"
+	clang-19 --target=riscv64-linux-gnu --ld-path="$(command -v ld.lld-19)" -O1 -fPIE -pie \
+		-o "$T_DIR/lld/loop" "$(dirname "$0")/data/loop.c" && work_branches "$T_DIR/lld/loop" &&
+		gen_snapshots 20 16 3 >"$T_DIR/lld/s.txt"
+	(cd "$T_DIR/lld" && $R convert -f autofdo -b ./loop -o rel.afdo s.txt 2>/dev/null)
+	$R convert -f autofdo -b "$T_DIR/lld/loop" -o "$T_DIR/abs.afdo" "$T_DIR/lld/s.txt" 2>/dev/null
+	[ -s "$T_DIR/abs.afdo" ] && cmp -s "$T_DIR/lld/rel.afdo" "$T_DIR/abs.afdo" &&
+		ok "lld PIE: -b ./loop, the same autofdo profile as -b /abs/loop" ||
+		{ not_ok "lld PIE: -b ./loop and -b /abs/loop: different autofdo profiles"
+		  diff "$T_DIR/lld/rel.afdo" "$T_DIR/abs.afdo" | head -6 | sed 's/^/# /'; }
+	loop_addrs "$T_DIR/loop"
+else
+	skip "lld PIE: -b ./loop" "clang-19 and ld.lld-19 not installed"
+fi
+# a -b that is no file here matches the recorded name only: said loudly
+(cd / && $R convert -f autofdo -b loop -o "$T_DIR/r.out" "$T_DIR/b.data" 2>"$T_LOG")
+rc=$?
+[ $rc -eq 0 ] && grep -q "warning: -b loop: .*No such file" "$T_LOG" &&
+	ok "-b naming no file: converted, with a warning" ||
+	{ not_ok "-b naming no file: status $rc, no warning"; sed 's/^/# /' "$T_LOG"; }
+
 # A failed convert leaves no output (and an old one as it was): the fifth
 # record of cut.data has a corrupt size, so conversion fails half way
 echo old >"$T_DIR/keep.data"
