@@ -22,8 +22,6 @@ struct dso_syms {
 	uint64_t kaslr;			/* vmlinux: runtime - link address */
 };
 
-#define MAX_REPORT_BUILD_IDS	1024
-
 struct rvctr_report {
 	char *symfs;
 	struct rvctr_symfind find;
@@ -41,8 +39,6 @@ struct rvctr_report {
 	uint16_t machine;		/* EM_* of HEADER_ARCH, 0 if unknown */
 	uint64_t kernel_text;		/* runtime address of kernel_ref, from its MMAP */
 	char kernel_ref[64];		/* perf's ref_reloc_sym: _text, or _stext */
-	struct rvctr_build_id *build_ids;
-	unsigned int nr_build_ids;
 	unsigned int mismatched;	/* files whose symbols were not used */
 };
 
@@ -84,7 +80,6 @@ void rvctr_report__delete(struct rvctr_report *r)
 	rvctr_symtab__delete(r->kernel.tab);
 	rvctr_symtab__delete(r->modules.tab);
 	free(r->dsos);
-	free(r->build_ids);
 	rvctr_maps__delete(r->maps);
 	rvctr_table__delete(r->edges);
 	rvctr_table__delete(r->funcs);
@@ -157,39 +152,26 @@ void rvctr_report__input(struct rvctr_report *r)
 	rvctr_maps__reset(r->maps);
 }
 
+/*
+ * The build ids are the maps' (rvctr/maps.h), as autofdo's: a map's MMAP2
+ * one, else the header's for its name.
+ */
 int rvctr_report__build_id(struct rvctr_report *r, const struct rvctr_build_id *b)
 {
-	if (r->nr_build_ids >= MAX_REPORT_BUILD_IDS)
-		return 0;	/* symbols of the rest are then taken unchecked */
-	if (!r->build_ids) {
-		r->build_ids = calloc(MAX_REPORT_BUILD_IDS, sizeof(*r->build_ids));
-		if (!r->build_ids)
-			return -1;
-	}
-	r->build_ids[r->nr_build_ids++] = *b;
-	return 0;
+	return rvctr_maps__header_build_id(r->maps, b);
 }
 
 /*
- * The recorded build id of @name, or NULL.  perf records the kernel's as
- * "[kernel.kallsyms]", whatever its map's reference symbol suffix.
+ * Find and load the file of binary @dso (see rvctr_symtab__find for the
+ * order), KERNEL_DSO for kernel addresses outside every map.
  */
-static const struct rvctr_build_id *recorded_id(const struct rvctr_report *r, const char *name)
+static void load_dso(struct rvctr_report *r, struct dso_syms *d, unsigned int dso)
 {
-	unsigned int i;
-
-	if (rvctr_symtab__is_kernel_name(name))
-		name = "[kernel.kallsyms]";
-	for (i = 0; i < r->nr_build_ids; i++)
-		if (!strcmp(r->build_ids[i].filename, name))
-			return &r->build_ids[i];
-	return NULL;
-}
-
-/* Find and load the file of @name (see rvctr_symtab__find for the order). */
-static void load_dso(struct rvctr_report *r, struct dso_syms *d, const char *name)
-{
-	const struct rvctr_build_id *b = recorded_id(r, name);
+	const char *name = dso == KERNEL_DSO ? "[kernel.kallsyms]" :
+			   rvctr_maps__dso_name(r->maps, dso);
+	const struct rvctr_build_id *b;
+	const uint8_t *id = NULL;
+	unsigned int id_size = 0;
 	int mismatch;
 	char err[512];
 
@@ -197,7 +179,7 @@ static void load_dso(struct rvctr_report *r, struct dso_syms *d, const char *nam
 	if (d->module) {
 		/* every module's symbols are in the one kallsyms */
 		if (!r->modules.tried) {
-			b = recorded_id(r, "[kernel.kallsyms]");
+			b = rvctr_maps__find_header_build_id(r->maps, "[kernel.kallsyms]");
 			r->modules.tried = 1;
 			r->modules.tab = rvctr_symtab__find_kallsyms(&r->find, b ? b->id : NULL,
 								     b ? b->size : 0, err,
@@ -207,8 +189,13 @@ static void load_dso(struct rvctr_report *r, struct dso_syms *d, const char *nam
 		return;
 	}
 	d->kernel = rvctr_symtab__is_kernel_name(name);
-	d->tab = rvctr_symtab__find(&r->find, name, b ? b->id : NULL, b ? b->size : 0,
-				    &mismatch, err, sizeof(err));
+	if (dso != KERNEL_DSO) {
+		id = rvctr_maps__dso_build_id(r->maps, dso, &id_size);
+	} else if ((b = rvctr_maps__find_header_build_id(r->maps, name))) {
+		id = b->id;
+		id_size = b->size;
+	}
+	d->tab = rvctr_symtab__find(&r->find, name, id, id_size, &mismatch, err, sizeof(err));
 	r->mismatched += mismatch;
 	if (d->tab && d->kernel && !rvctr_symtab__is_kallsyms(d->tab) && r->kernel_text) {
 		/* a vmlinux holds link addresses: relocate by the map's symbol */
@@ -223,13 +210,13 @@ static struct dso_syms *dso_syms(struct rvctr_report *r, unsigned int dso)
 {
 	if (dso == KERNEL_DSO) {
 		if (!r->kernel.tried)
-			load_dso(r, &r->kernel, "[kernel.kallsyms]");
+			load_dso(r, &r->kernel, KERNEL_DSO);
 		return &r->kernel;
 	}
 	if (!dso_slot(r, dso))
 		return NULL;
 	if (!r->dsos[dso].tried)
-		load_dso(r, &r->dsos[dso], rvctr_maps__dso_name(r->maps, dso));
+		load_dso(r, &r->dsos[dso], dso);
 	return &r->dsos[dso];
 }
 
