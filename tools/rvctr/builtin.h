@@ -37,6 +37,16 @@ void progress__update(struct progress *p, double frac);
 void progress__count(struct progress *p, unsigned long long n, const char *unit);
 void progress__done(struct progress *p);
 
+/*
+ * -b PATH: the binary's absolute path, symlinks resolved (realpath), as the
+ * kernel names a mapped file and as a profile's consumers look it up.  A
+ * PATH that is no file here is kept as given, with a warning: it is then
+ * matched by name only and its program headers are not read, so unless the
+ * recorded file is found (--symfs, --buildid-dir) addresses are file
+ * offsets (an lld PIE's profile 0x1000 short).  NULL when out of memory.
+ */
+char *binary_path(const char *path);
+
 /* "rvctr: <msg>" on stderr; returns the exit status for errors (1). */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -59,7 +59,8 @@ static const char convert_usage[] =
 	"                       else riscv64)\n"
 	"      --force          make autofdo/perfscript output from a recording that\n"
 	"                       lacks taken branches (type filter, call stack) or has\n"
-	"                       not-taken ones (these are then dropped)\n"
+	"                       not-taken ones (these are then dropped, as spe\n"
+	"                       output always drops them)\n"
 	"      --progress       show progress even when stderr is not a terminal\n"
 	"  -h, --help           this text\n";
 
@@ -68,7 +69,7 @@ struct convert {
 	struct rvctr_sink *sink;
 	const char *output;
 	char *tmp;			/* the output until it is complete */
-	const char *binary;
+	char *binary;			/* -b, an absolute path (binary_path()) */
 	const char *arch;
 	struct filter *filter;
 	struct pidmap *pids;		/* NULL: the sink keeps inputs apart */
@@ -125,14 +126,13 @@ static int open_sink(struct convert *c, const struct rvctr_reader *r)
 
 /*
  * Range outputs need every taken branch and only those: refuse recordings
- * that lack some or add not-taken ones, unless --force.  Returns -1 to
- * refuse, else whether not-taken records are to be dropped.
+ * that lack some or add not-taken ones, unless --force (the not-taken ones
+ * are then dropped, see drop_not_taken()).  -1 to refuse, else 0.
  */
 static int check_ranges(struct convert *c, const char *path, const struct rvctr_reader *r)
 {
 	const char *arch = rvctr_reader__arch(r);
 	unsigned int i;
-	int ntbr = 0;
 	char why[256];
 
 	for (i = 0; i < rvctr_reader__nr_attrs(r); i++) {
@@ -146,24 +146,21 @@ static int check_ranges(struct convert *c, const char *path, const struct rvctr_
 			return -1;
 		}
 		fprintf(stderr, "rvctr: warning: %s: %s; converting anyway (--force)\n", path, why);
-		ntbr |= rvctr_brstack__has_ntbr(a, arch);
 	}
-	return ntbr;
+	return 0;
 }
 
 /*
- * Snapshot text says what CTR was set to record: an inhibited transfer
- * type or NTBREN in a snapshot's sctrctl is what a filter or ctr_ntbr
- * is in an attribute.  -1 to refuse, else whether to drop not-taken ones.
+ * Snapshot text says what CTR was set to record: RASEMU in a snapshot's
+ * sctrctl is call-stack mode, an inhibited transfer type or NTBREN what a
+ * filter or ctr_ntbr is in an attribute.  -1 to refuse, else 0.
  */
 static int check_snapshot_ctl(struct convert *c, const char *path, uint64_t ctl, int *warned)
 {
-	const char *why;
+	char why[256];
 
-	if (!(ctl & (RISCV_CTR_INH_ALL | CTRCTL_NTBREN)))
+	if (rvctr_brstack__ctl_complete(ctl, why, sizeof(why)))
 		return 0;
-	why = ctl & RISCV_CTR_INH_ALL ? "a snapshot's sctrctl inhibits some taken transfers" :
-					 "a snapshot's sctrctl records not-taken branches (NTBREN)";
 	if (!c->force) {
 		snprintf(c->err, sizeof(c->err), "%s: no %s output: %s (--force converts it "
 			 "anyway)", path, c->ops->name, why);
@@ -172,7 +169,20 @@ static int check_snapshot_ctl(struct convert *c, const char *path, uint64_t ctl,
 	if (!*warned)
 		fprintf(stderr, "rvctr: warning: %s: %s; converting anyway (--force)\n", path, why);
 	*warned = 1;
-	return !!(ctl & CTRCTL_NTBREN);
+	return 0;
+}
+
+/*
+ * Not-taken records are no taken branches: outputs of taken branches
+ * (ranges, SPE-like samples) never get them.  perf.data output keeps
+ * what was recorded.
+ */
+static void drop_not_taken(struct convert *c, struct source *src, struct rvctr_sample *s)
+{
+	if ((!c->ops->ranges && !c->ops->taken_only) || !source__ntbr(src))
+		return;
+	s->nr_branches = rvctr_brstack__taken_only(s->branches, s->nr_branches, c->taken);
+	s->branches = c->taken;
 }
 
 static void print_warnings(const char *path, const struct rvctr_reader *r)
@@ -202,13 +212,13 @@ static int convert_one(struct convert *c, const char *path)
 	const struct rvctr_reader *r;
 	struct rvctr_event ev;
 	struct progress p;
-	int ret, drop_ntbr = 0, warned = 0, snap_ranges;
+	int ret, warned = 0, snap_ranges;
 	unsigned int i;
 
 	if (!src)
 		return -1;
 	r = source__reader(src);
-	if (r && c->ops->ranges && (drop_ntbr = check_ranges(c, path, r)) < 0)
+	if (r && c->ops->ranges && check_ranges(c, path, r))
 		goto fail;
 	if (c->sink) {
 		/* another recording: its pids and maps are its own */
@@ -227,23 +237,15 @@ static int convert_one(struct convert *c, const char *path)
 	progress__init(&p, "converting", c->progress);
 	while ((ret = source__next(src, &ev)) > 0) {
 		filter__event(c->filter, &ev);
-		if (ev.type == PERF_RECORD_SAMPLE && snap_ranges) {
-			int d = check_snapshot_ctl(c, path, source__snapshot_ctl(src), &warned);
-
-			if (d < 0)
-				goto fail;
-			drop_ntbr |= d;
-		}
+		if (ev.type == PERF_RECORD_SAMPLE && snap_ranges &&
+		    check_snapshot_ctl(c, path, source__snapshot_ctl(src), &warned))
+			goto fail;
 		if (ev.type == PERF_RECORD_SAMPLE) {
 			if (!filter__keep(c->filter, &ev.sample))
 				continue;
 			c->samples++;
 			c->no_branches += !ev.sample.nr_branches;
-			if (drop_ntbr) {
-				ev.sample.nr_branches = rvctr_brstack__taken_only(
-					ev.sample.branches, ev.sample.nr_branches, c->taken);
-				ev.sample.branches = c->taken;
-			}
+			drop_not_taken(c, src, &ev.sample);
 			if (!(c->samples & 0xfff))
 				progress__update(&p, source__progress(src));
 		}
@@ -363,6 +365,7 @@ int cmd_convert(int argc, char **argv)
 		case 'f':
 			c.ops = rvctr_sink__find(optarg);
 			if (!c.ops) {
+				free(c.binary);
 				filter__delete(c.filter);
 				return error("unknown format '%s' (perf, spe, autofdo, perfscript)",
 					     optarg);
@@ -374,7 +377,15 @@ int cmd_convert(int argc, char **argv)
 				goto usage;
 			inputs[nr++] = optarg;
 			break;
-		case 'b': c.binary = c.so.binary = optarg; break;
+		case 'b':
+			free(c.binary);
+			c.binary = binary_path(optarg);
+			if (!c.binary) {
+				filter__delete(c.filter);
+				return error("out of memory");
+			}
+			c.so.binary = c.binary;
+			break;
 		case O_SYMFS: c.find.symfs = optarg; break;
 		case O_BUILDID_DIR: c.find.buildid_dir = optarg; break;
 		case 'p':
@@ -391,12 +402,14 @@ int cmd_convert(int argc, char **argv)
 		case O_PROGRESS: c.progress = 1; break;
 		case 'h':
 			fputs(convert_usage, stdout);
+			free(c.binary);
 			filter__delete(c.filter);
 			return 0;
 		default:
 			goto usage;
 		}
 		if (what && filter__add(c.filter, what, optarg, c.err, sizeof(c.err))) {
+			free(c.binary);
 			filter__delete(c.filter);
 			return error("%s", c.err);
 		}
@@ -410,10 +423,12 @@ int cmd_convert(int argc, char **argv)
 	ret = run(&c, inputs, nr);
 	pidmap__delete(c.pids);
 	free(c.tmp);
+	free(c.binary);
 	filter__delete(c.filter);
 	return ret;
 usage:
 	fputs(convert_usage, stderr);
+	free(c.binary);
 	filter__delete(c.filter);
 	return 2;
 }

@@ -69,6 +69,7 @@ static int report_one(struct rvctr_report *r, const char *path, const struct sou
 	while ((ret = source__next(src, &ev)) > 0) {
 		filter__event(f, &ev);
 		if (ev.type == PERF_RECORD_SAMPLE) {
+			rvctr_report__set_ntbr(r, source__ntbr(src));
 			if (filter__keep(f, &ev.sample) && rvctr_report__sample(r, &ev.sample)) {
 				ret = error("out of memory");
 				break;
@@ -121,6 +122,7 @@ int cmd_report(int argc, char **argv)
 	unsigned int top = 20, nr = 0, i, have_pid = 0;
 	struct rvctr_report *r = NULL;
 	struct filter *f = filter__new();
+	char *binary = NULL;		/* -b, an absolute path (binary_path()) */
 	char *inputs[MAX_INPUTS], err[512];
 	int opt, progress = 0, ret = 0;
 
@@ -140,7 +142,15 @@ int cmd_report(int argc, char **argv)
 		case O_BUILDID_DIR: buildid_dir = optarg; break;
 		case O_KALLSYMS: kallsyms = optarg; break;
 		case O_VMLINUX: vmlinux = optarg; break;
-		case 'b': so.binary = optarg; break;
+		case 'b':
+			free(binary);
+			binary = binary_path(optarg);
+			if (!binary) {
+				filter__delete(f);
+				return error("out of memory");
+			}
+			so.binary = binary;
+			break;
 		case 'p':
 			what = "pid";
 			if (!have_pid++)
@@ -153,12 +163,14 @@ int cmd_report(int argc, char **argv)
 		case O_PROGRESS: progress = 1; break;
 		case 'h':
 			fputs(report_usage, stdout);
+			free(binary);
 			filter__delete(f);
 			return 0;
 		default:
 			goto usage;
 		}
 		if (what && filter__add(f, what, optarg, err, sizeof(err))) {
+			free(binary);
 			filter__delete(f);
 			return error("%s", err);
 		}
@@ -181,10 +193,12 @@ int cmd_report(int argc, char **argv)
 	if (!ret && rvctr_report__print(r, stdout, top))
 		ret = error("write error");
 	rvctr_report__delete(r);
+	free(binary);
 	filter__delete(f);
 	return ret;
 usage:
 	fputs(report_usage, stderr);
+	free(binary);
 	filter__delete(f);
 	return 2;
 }

@@ -3,7 +3,10 @@
  * rvctr: turn RISC-V Control Transfer Records into the formats profilers
  * read.  Subcommands: record, convert, report, topdown.
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -48,6 +51,18 @@ int error(const char *fmt, ...)
  * terminal, --progress) it writes whole lines, at most one per 10% or per
  * second, so the log stays readable.
  */
+char *binary_path(const char *path)
+{
+	char *abs = realpath(path, NULL);
+
+	if (abs)
+		return abs;
+	fprintf(stderr, "rvctr: warning: -b %s: %s: matched by name only, its program headers "
+		"unread; unless the recorded file is found (--symfs, --buildid-dir), addresses "
+		"are file offsets (an lld PIE's profile is 0x1000 short)\n", path, strerror(errno));
+	return strdup(path);
+}
+
 void progress__init(struct progress *p, const char *what, int forced)
 {
 	p->tty = isatty(STDERR_FILENO);

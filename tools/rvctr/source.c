@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <rvctr/brstack.h>
 #include <rvctr/snapshot.h>
 #include <rvctr/symtab.h>
 #include "source.h"
@@ -25,7 +26,8 @@ struct source {
 	struct rvctr_mmap binmap;
 	int pending;			/* synthetic COMM/MMAP2 left to emit */
 	uint64_t seq;
-	uint64_t ctl_seen;		/* sctrctl bits of every snapshot so far */
+	uint64_t ctl_seen;		/* sctrctl bits of every snapshot so far, and
+					 * NTBREN once an entry was not taken */
 	char err[512];
 };
 
@@ -238,6 +240,11 @@ static int snapshot_event(struct source *s, struct rvctr_event *ev)
 		return ret;
 	}
 	s->ctl_seen |= s->cur.sctrctl;
+	/* a not-taken entry says NTBREN was set, whatever the header says */
+	for (n = 0; n < s->cur.nr && !(s->ctl_seen & CTRCTL_NTBREN); n++)
+		if (riscv_ctr_valid(s->cur.entries[n].source) &&
+		    riscv_ctr_type(s->cur.entries[n].data) == CTRDATA_TYPE_NONTAKEN_BRANCH)
+			s->ctl_seen |= CTRCTL_NTBREN;
 	n = riscv_ctr_stack_to_perf(s->cur.entries, s->cur.nr, s->o.has_misp,
 				    RVCTR_SNAPSHOT_BST, s->br);
 	memset(ev, 0, sizeof(*ev));
@@ -298,6 +305,19 @@ const struct rvctr_reader *source__reader(const struct source *s)
 uint64_t source__snapshot_ctl(const struct source *s)
 {
 	return s->ctl_seen;
+}
+
+int source__ntbr(const struct source *s)
+{
+	unsigned int i;
+
+	if (!s->reader)
+		return !!(s->ctl_seen & CTRCTL_NTBREN);
+	for (i = 0; i < rvctr_reader__nr_attrs(s->reader); i++)
+		if (rvctr_brstack__has_ntbr(rvctr_reader__attr(s->reader, i),
+					    rvctr_reader__arch(s->reader)))
+			return 1;
+	return 0;
 }
 
 int source__is_snapshot(const struct source *s)

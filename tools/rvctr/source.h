@@ -30,7 +30,17 @@ double source__progress(const struct source *s);
 const struct rvctr_reader *source__reader(const struct source *s);
 struct rvctr_reader *source__reader_mut(struct source *s);
 int source__is_snapshot(const struct source *s);
-/* Snapshots: the sctrctl bits any snapshot read so far had set. */
+/*
+ * Snapshots: the sctrctl bits any snapshot read so far had set, NTBREN
+ * too once an entry was a not-taken branch.
+ */
 uint64_t source__snapshot_ctl(const struct source *s);
+/*
+ * May the samples read so far hold not-taken records (rvctr/brstack.h)?
+ * perf.data: an event was recorded with ctr_ntbr; snapshots: NTBREN in
+ * source__snapshot_ctl().  Their COND records to the next instruction
+ * are then not-taken ones (rvctr_brstack__not_taken()).
+ */
+int source__ntbr(const struct source *s);
 
 #endif /* RVCTR_SOURCE_H */

@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include <rvctr/brstack.h>
+#include <rvctr/ctr.h>
+#include <riscv_ctr_rec.h>
 
 /* drivers/perf/rvctr/rvctr_ctr.h: RVCTR_CTR_CFG2_NTBR */
 #define RVCTR_CFG2_NTBR		(1ULL << 0)
@@ -47,6 +49,25 @@ int rvctr_brstack__complete(const struct perf_event_attr *a, const char *arch,
 	if (rvctr_brstack__has_ntbr(a, arch)) {
 		snprintf(why, whylen, "it was recorded with not-taken branches (ctr_ntbr), "
 			 "which perf's branch records cannot mark as such");
+		return 0;
+	}
+	return 1;
+}
+
+int rvctr_brstack__ctl_complete(uint64_t sctrctl, char *why, size_t whylen)
+{
+	if (sctrctl & CTRCTL_RASEMU) {
+		snprintf(why, whylen, "a snapshot's sctrctl has RASEMU: its records are a "
+			 "call-stack (return-address stack emulation), not a trace");
+		return 0;
+	}
+	if (sctrctl & RISCV_CTR_INH_ALL) {
+		snprintf(why, whylen, "a snapshot's sctrctl inhibits some taken transfers");
+		return 0;
+	}
+	if (sctrctl & CTRCTL_NTBREN) {
+		snprintf(why, whylen, "a snapshot records not-taken branches (NTBREN in its "
+			 "sctrctl, or TYPE 4 entries)");
 		return 0;
 	}
 	return 1;

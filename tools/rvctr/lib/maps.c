@@ -13,10 +13,12 @@
  * an earlier recording, never place it.
  */
 #include <search.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <rvctr/maps.h>
+#include <rvctr/symtab.h>
 
 #define MAX_DSOS	4096
 
@@ -54,6 +56,9 @@ struct rvctr_maps {
 	struct dso_name *dsos[MAX_DSOS];
 	unsigned int nr_dsos;
 	const struct node *last;	/* lookup cache */
+	struct rvctr_build_id *ids;	/* the recording header's build ids */
+	unsigned int nr_ids;
+	void *id_tree;			/* the same, by file name */
 };
 
 static int cmp_node(const void *a, const void *b)
@@ -70,6 +75,12 @@ static int cmp_pid(const void *a, const void *b)
 	const struct pid_maps *x = a, *y = b;
 
 	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static int cmp_id_name(const void *a, const void *b)
+{
+	return strcmp(((const struct rvctr_build_id *)a)->filename,
+		      ((const struct rvctr_build_id *)b)->filename);
 }
 
 static int cmp_dso(const void *a, const void *b)
@@ -99,6 +110,8 @@ void rvctr_maps__delete(struct rvctr_maps *m)
 	}
 	tdestroy(m->pids, free_nothing);
 	free(m->all);
+	tdestroy(m->id_tree, free_nothing);	/* they are in ids[] */
+	free(m->ids);
 	tdestroy(m->dso_tree, free_nothing);	/* they are all in dsos[] */
 	for (i = 0; i < m->nr_dsos; i++) {
 		free(m->dsos[i]->name);
@@ -245,10 +258,50 @@ static struct pid_maps *live_pid_maps(struct rvctr_maps *m, uint32_t pid)
 	return p;
 }
 
+int rvctr_maps__header_build_id(struct rvctr_maps *m, const struct rvctr_build_id *b)
+{
+	struct rvctr_build_id *n;
+
+	if (!b->size || !b->filename[0] || m->nr_ids >= RVCTR_MAPS_MAX_BUILD_IDS)
+		return 0;
+	if (!m->ids) {
+		m->ids = calloc(RVCTR_MAPS_MAX_BUILD_IDS, sizeof(*m->ids));
+		if (!m->ids)
+			return -1;
+	}
+	n = &m->ids[m->nr_ids];
+	*n = *b;
+	if (n->size > sizeof(n->id))
+		n->size = sizeof(n->id);
+	if (tfind(n, &m->id_tree, cmp_id_name))
+		return 0;
+	if (!tsearch(n, &m->id_tree, cmp_id_name))
+		return -1;
+	m->nr_ids++;
+	return 0;
+}
+
+const struct rvctr_build_id *rvctr_maps__find_header_build_id(const struct rvctr_maps *m,
+							      const char *name)
+{
+	struct rvctr_build_id key;
+	struct rvctr_build_id **hit;
+
+	if (!m->id_tree)
+		return NULL;
+	if (rvctr_symtab__is_kernel_name(name))
+		name = "[kernel.kallsyms]";
+	snprintf(key.filename, sizeof(key.filename), "%s", name);
+	hit = tfind(&key, &m->id_tree, cmp_id_name);
+	return hit ? *hit : NULL;
+}
+
 int rvctr_maps__add(struct rvctr_maps *m, const struct rvctr_mmap *mm)
 {
 	struct node n = { .map = { .pid = mm->pid, .start = mm->start, .len = mm->len,
 				   .pgoff = mm->pgoff } };
+	const uint8_t *id = mm->build_id;
+	uint8_t id_size = mm->build_id_size;
 	struct pid_maps *p;
 	int dso;
 
@@ -256,7 +309,15 @@ int rvctr_maps__add(struct rvctr_maps *m, const struct rvctr_mmap *mm)
 		return 0;	/* holds nothing */
 	if (m->nr_nodes + 2 > RVCTR_MAPS_MAX)
 		return -1;
-	dso = dso_index(m, mm->filename, mm->build_id, mm->build_id_size);
+	if (!id_size) {
+		const struct rvctr_build_id *b = rvctr_maps__find_header_build_id(m, mm->filename);
+
+		if (b) {
+			id = b->id;
+			id_size = b->size;
+		}
+	}
+	dso = dso_index(m, mm->filename, id, id_size);
 	p = dso < 0 ? NULL : live_pid_maps(m, mm->pid);
 	if (!p)
 		return -1;
@@ -341,6 +402,9 @@ void rvctr_maps__reset(struct rvctr_maps *m)
 
 	for (i = 0; i < m->nr_pids; i++)
 		clear(m, m->all[i]);
+	tdestroy(m->id_tree, free_nothing);
+	m->id_tree = NULL;
+	m->nr_ids = 0;
 }
 
 static const struct node *find_in(const struct pid_maps *p, uint64_t addr)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rvctr/brstack.h>
 #include <rvctr/maps.h>
 #include <rvctr/perfscript.h>
 #include <rvctr/report.h>
@@ -23,8 +24,6 @@ struct dso_syms {
 	char mod[64];
 };
 
-#define MAX_REPORT_BUILD_IDS	1024
-
 struct rvctr_report {
 	char *symfs;
 	struct rvctr_symfind find;
@@ -37,11 +36,11 @@ struct rvctr_report {
 	struct rvctr_table *funcs;	/* key (dso, function address) */
 	uint64_t by_type[16];		/* perf_branch_entry.type is 4 bits */
 	uint64_t branches, samples, mispred, predicted, with_cycles;
+	int ntbr;			/* samples may hold not-taken records */
+	uint64_t not_taken;		/* those, not counted as branches */
 	uint16_t machine;		/* EM_* of HEADER_ARCH, 0 if unknown */
 	uint64_t kernel_text;		/* runtime address of kernel_ref, from its MMAP */
 	char kernel_ref[64];		/* perf's ref_reloc_sym: _text, or _stext */
-	struct rvctr_build_id *build_ids;
-	unsigned int nr_build_ids;
 	unsigned int mismatched;	/* files whose symbols were not used */
 };
 
@@ -83,7 +82,6 @@ void rvctr_report__delete(struct rvctr_report *r)
 	rvctr_symtab__delete(r->kernel.tab);
 	rvctr_symtab__delete(r->modules.tab);
 	free(r->dsos);
-	free(r->build_ids);
 	rvctr_maps__delete(r->maps);
 	rvctr_table__delete(r->edges);
 	rvctr_table__delete(r->funcs);
@@ -156,33 +154,13 @@ void rvctr_report__input(struct rvctr_report *r)
 	rvctr_maps__reset(r->maps);
 }
 
+/*
+ * The build ids are the maps' (rvctr/maps.h), as autofdo's: a map's MMAP2
+ * one, else the header's for its name.
+ */
 int rvctr_report__build_id(struct rvctr_report *r, const struct rvctr_build_id *b)
 {
-	if (r->nr_build_ids >= MAX_REPORT_BUILD_IDS)
-		return 0;	/* symbols of the rest are then taken unchecked */
-	if (!r->build_ids) {
-		r->build_ids = calloc(MAX_REPORT_BUILD_IDS, sizeof(*r->build_ids));
-		if (!r->build_ids)
-			return -1;
-	}
-	r->build_ids[r->nr_build_ids++] = *b;
-	return 0;
-}
-
-/*
- * The recorded build id of @name, or NULL.  perf records the kernel's as
- * "[kernel.kallsyms]", whatever its map's reference symbol suffix.
- */
-static const struct rvctr_build_id *recorded_id(const struct rvctr_report *r, const char *name)
-{
-	unsigned int i;
-
-	if (rvctr_symtab__is_kernel_name(name))
-		name = "[kernel.kallsyms]";
-	for (i = 0; i < r->nr_build_ids; i++)
-		if (!strcmp(r->build_ids[i].filename, name))
-			return &r->build_ids[i];
-	return NULL;
+	return rvctr_maps__header_build_id(r->maps, b);
 }
 
 /*
@@ -210,10 +188,17 @@ static const char *lookup(const struct dso_syms *d, const struct rvctr_symtab *t
 	return rvctr_symtab__lookup_module(t, vaddr, d && d->by_module ? d->mod : NULL, off);
 }
 
-/* Find and load the file of @name (see rvctr_symtab__find for the order). */
-static void load_dso(struct rvctr_report *r, struct dso_syms *d, const char *name)
+/*
+ * Find and load the file of binary @dso (see rvctr_symtab__find for the
+ * order), KERNEL_DSO for kernel addresses outside every map.
+ */
+static void load_dso(struct rvctr_report *r, struct dso_syms *d, unsigned int dso)
 {
-	const struct rvctr_build_id *b = recorded_id(r, name);
+	const char *name = dso == KERNEL_DSO ? "[kernel.kallsyms]" :
+			   rvctr_maps__dso_name(r->maps, dso);
+	const struct rvctr_build_id *b;
+	const uint8_t *id = NULL;
+	unsigned int id_size = 0;
 	int mismatch;
 	char err[512];
 
@@ -221,7 +206,7 @@ static void load_dso(struct rvctr_report *r, struct dso_syms *d, const char *nam
 	if (d->module) {
 		/* every module's symbols are in the one kallsyms */
 		if (!r->modules.tried) {
-			b = recorded_id(r, "[kernel.kallsyms]");
+			b = rvctr_maps__find_header_build_id(r->maps, "[kernel.kallsyms]");
 			r->modules.tried = 1;
 			r->modules.tab = rvctr_symtab__find_kallsyms(&r->find, b ? b->id : NULL,
 								     b ? b->size : 0, err,
@@ -233,8 +218,13 @@ static void load_dso(struct rvctr_report *r, struct dso_syms *d, const char *nam
 		return;
 	}
 	d->kernel = rvctr_symtab__is_kernel_name(name);
-	d->tab = rvctr_symtab__find(&r->find, name, b ? b->id : NULL, b ? b->size : 0,
-				    &mismatch, err, sizeof(err));
+	if (dso != KERNEL_DSO) {
+		id = rvctr_maps__dso_build_id(r->maps, dso, &id_size);
+	} else if ((b = rvctr_maps__find_header_build_id(r->maps, name))) {
+		id = b->id;
+		id_size = b->size;
+	}
+	d->tab = rvctr_symtab__find(&r->find, name, id, id_size, &mismatch, err, sizeof(err));
 	r->mismatched += mismatch;
 	if (d->tab && d->kernel && !rvctr_symtab__is_kallsyms(d->tab) && r->kernel_text) {
 		/* a vmlinux holds link addresses: relocate by the map's symbol */
@@ -249,13 +239,13 @@ static struct dso_syms *dso_syms(struct rvctr_report *r, unsigned int dso)
 {
 	if (dso == KERNEL_DSO) {
 		if (!r->kernel.tried)
-			load_dso(r, &r->kernel, "[kernel.kallsyms]");
+			load_dso(r, &r->kernel, KERNEL_DSO);
 		return &r->kernel;
 	}
 	if (!dso_slot(r, dso))
 		return NULL;
 	if (!r->dsos[dso].tried)
-		load_dso(r, &r->dsos[dso], rvctr_maps__dso_name(r->maps, dso));
+		load_dso(r, &r->dsos[dso], dso);
 	return &r->dsos[dso];
 }
 
@@ -371,14 +361,24 @@ static int add_branch(struct rvctr_report *r, uint32_t pid, const struct perf_br
 	return 0;
 }
 
+void rvctr_report__set_ntbr(struct rvctr_report *r, int ntbr)
+{
+	r->ntbr = ntbr;
+}
+
 int rvctr_report__sample(struct rvctr_report *r, const struct rvctr_sample *s)
 {
 	uint64_t i;
 
 	r->samples++;
-	for (i = 0; i < s->nr_branches; i++)
+	for (i = 0; i < s->nr_branches; i++) {
+		if (r->ntbr && rvctr_brstack__not_taken(&s->branches[i])) {
+			r->not_taken++;
+			continue;
+		}
 		if (add_branch(r, s->pid, &s->branches[i]))
 			return -1;
+	}
 	return 0;
 }
 
@@ -391,7 +391,11 @@ static void print_types(const struct rvctr_report *r, FILE *out)
 {
 	unsigned int t;
 
-	fprintf(out, "# %" PRIu64 " branches in %" PRIu64 " samples\n\n", r->branches, r->samples);
+	fprintf(out, "# %" PRIu64 " branches in %" PRIu64 " samples\n", r->branches, r->samples);
+	if (r->not_taken)
+		fprintf(out, "# %" PRIu64 " not-taken branch records (ctr_ntbr), not counted\n",
+			r->not_taken);
+	fputc('\n', out);
 	fprintf(out, "# branch types\n%-10s %12s %7s\n", "type", "count", "%");
 	for (t = 0; t < 16; t++)
 		if (r->by_type[t])

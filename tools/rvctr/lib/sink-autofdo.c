@@ -14,8 +14,6 @@
 #include <rvctr/sink.h>
 #include <rvctr/symtab.h>
 
-#define MAX_AFDO_BUILD_IDS	1024
-
 struct afdo_sink {
 	struct rvctr_sink base;
 	char *path;
@@ -27,10 +25,6 @@ struct afdo_sink {
 	unsigned int nr;
 	int maps_full;
 	struct rvctr_symfind find;	/* where the binaries are */
-	struct rvctr_build_id *ids;	/* what this input's header recorded */
-	unsigned int nr_ids;
-	void *id_tree;			/* the same, by file name */
-	struct rvctr_mmap mm;		/* an MMAP given its header build id */
 	/* the map place() found last; maps change only in afdo_maps */
 	struct hit {
 		int valid;
@@ -45,17 +39,6 @@ struct afdo_sink {
 };
 
 
-static void afdo_free_nothing(void *p)
-{
-	(void)p;	/* the build ids are in ids[] */
-}
-
-static int cmp_id_name(const void *a, const void *b)
-{
-	return strcmp(((const struct rvctr_build_id *)a)->filename,
-		      ((const struct rvctr_build_id *)b)->filename);
-}
-
 static void afdo_release(struct afdo_sink *a)
 {
 	unsigned int i;
@@ -68,8 +51,6 @@ static void afdo_release(struct afdo_sink *a)
 	rvctr_maps__delete(a->maps);
 	free(a->path);
 	free(a->binary);
-	tdestroy(a->id_tree, afdo_free_nothing);
-	free(a->ids);
 }
 
 static void afdo_free(struct afdo_sink *a)
@@ -97,36 +78,13 @@ static struct rvctr_sink *afdo_open(const struct rvctr_sink_info *info, char *er
 }
 
 /*
- * A build id this input's header recorded: the first of a name wins.  It
- * goes to the input's maps of that name that carry none of their own, so
- * the binary is known by path and build id (two builds, two profiles).
+ * A build id this input's header recorded: the maps give it to the maps
+ * of that name that carry none of their own, so the binary is known by
+ * path and build id (two builds, two profiles).
  */
-static int afdo_note_id(struct afdo_sink *a, const char *name, const uint8_t *id, uint8_t size)
-{
-	struct rvctr_build_id *b;
-
-	if (!size || !name[0] || a->nr_ids >= MAX_AFDO_BUILD_IDS)
-		return 0;	/* past the limit, files are used unchecked */
-	if (!a->ids) {
-		a->ids = calloc(MAX_AFDO_BUILD_IDS, sizeof(*a->ids));
-		if (!a->ids)
-			return -1;
-	}
-	b = &a->ids[a->nr_ids];
-	b->size = size > 20 ? 20 : size;
-	memcpy(b->id, id, b->size);
-	snprintf(b->filename, sizeof(b->filename), "%s", name);
-	if (tfind(b, &a->id_tree, cmp_id_name))
-		return 0;
-	if (!tsearch(b, &a->id_tree, cmp_id_name))
-		return -1;
-	a->nr_ids++;
-	return 0;
-}
-
 static int afdo_build_id(struct rvctr_sink *s, const struct rvctr_build_id *b)
 {
-	return afdo_note_id((struct afdo_sink *)s, b->filename, b->id, b->size) ?
+	return rvctr_maps__header_build_id(((struct afdo_sink *)s)->maps, b) ?
 	       rvctr_sink__fail(s, "out of memory") : 0;
 }
 
@@ -135,24 +93,8 @@ static int afdo_maps(struct rvctr_sink *s, const struct rvctr_event *ev)
 {
 	struct afdo_sink *a = (struct afdo_sink *)s;
 
-	struct rvctr_build_id key, **hdr = NULL;
-	int ret;
-
 	a->hit.valid = 0;
-	if ((ev->type == PERF_RECORD_MMAP || ev->type == PERF_RECORD_MMAP2) &&
-	    !ev->mmap.build_id_size && a->id_tree) {
-		snprintf(key.filename, sizeof(key.filename), "%s", ev->mmap.filename);
-		hdr = tfind(&key, &a->id_tree, cmp_id_name);
-	}
-	if (hdr) {
-		a->mm = ev->mmap;
-		a->mm.build_id_size = (*hdr)->size;
-		memcpy(a->mm.build_id, (*hdr)->id, (*hdr)->size);
-		ret = rvctr_maps__add(a->maps, &a->mm);
-	} else {
-		ret = rvctr_maps__event(a->maps, ev);
-	}
-	if (ret && !a->maps_full) {
+	if (rvctr_maps__event(a->maps, ev) && !a->maps_full) {
 		/* a limit, not an error: later maps are not attributed */
 		a->maps_full = 1;
 		fprintf(stderr, "rvctr: warning: too many maps: branches in maps after the "
@@ -167,11 +109,7 @@ static int afdo_input(struct rvctr_sink *s)
 	struct afdo_sink *a = (struct afdo_sink *)s;
 
 	a->hit.valid = 0;
-	rvctr_maps__reset(a->maps);
-	/* and its build ids are its own */
-	tdestroy(a->id_tree, afdo_free_nothing);
-	a->id_tree = NULL;
-	a->nr_ids = 0;
+	rvctr_maps__reset(a->maps);	/* its build ids are its own too */
 	return 0;
 }
 

@@ -21,6 +21,8 @@ static int spe_sample(struct rvctr_sink *s, const struct rvctr_sample *smp)
 
 const struct rvctr_sink_ops rvctr_sink_spe = {
 	.name = "spe",
+	/* a sample is a taken branch; [1] the previous taken one's target */
+	.taken_only = 1,
 	.help = "SPE-like per-branch samples (events branch, branch-miss; ip=source,\n"
 		"addr=target, weight=cycles, brstack=[this, {0, previous target}],\n"
 		"as perf's SPE)",

@@ -60,18 +60,94 @@ for c in call:'type filter' stack:'call-stack' ntbr:'not-taken'; do
 	check "$f recording: perf.data output is fine" \
 		$R convert -f perf -o "$T_DIR/r.data" "$T_DIR/$f.data"
 done
-# the same from snapshot text: sctrctl with NTBREN (bit 36) or an inhibit
-sed 's/sctrctl 0x1fff/sctrctl 0x1000001fff/' "$T_DIR/s.txt" >"$T_DIR/ntbr.txt"
-sed 's/sctrctl 0x1fff/sctrctl 0x2000001fff/' "$T_DIR/s.txt" >"$T_DIR/inh.txt"
-for f in ntbr:NTBREN inh:inhibits; do
-	$R convert -f autofdo -b "$T_DIR/loop" -o "$T_DIR/r.out" "$T_DIR/${f%%:*}.txt" 2>"$T_LOG"
-	rc=$?
-	[ $rc -eq 1 ] && grep -q "${f#*:}" "$T_LOG" &&
-		ok "snapshots whose sctrctl ${f#*:}: no autofdo output" ||
-		{ not_ok "snapshots ${f%%:*}: status $rc"; sed 's/^/# /' "$T_LOG"; }
+# the same from snapshot text: sctrctl with NTBREN (bit 36), an inhibit, or
+# RASEMU (bit 7: call-stack mode)
+sed 's/sctrctl 0x1803/sctrctl 0x1000001803/' "$T_DIR/s.txt" >"$T_DIR/ntbr.txt"
+sed 's/sctrctl 0x1803/sctrctl 0x2000001803/' "$T_DIR/s.txt" >"$T_DIR/inh.txt"
+sed 's/sctrctl 0x1803/sctrctl 0x1883/' "$T_DIR/s.txt" >"$T_DIR/stack.txt"
+for f in ntbr:NTBREN inh:inhibits stack:RASEMU; do
+	for fmt in autofdo perfscript; do
+		$R convert -f $fmt -b "$T_DIR/loop" -o "$T_DIR/r.out" "$T_DIR/${f%%:*}.txt" 2>"$T_LOG"
+		rc=$?
+		[ $rc -eq 1 ] && grep -q "${f#*:}" "$T_LOG" && grep -q -- --force "$T_LOG" &&
+			ok "snapshots whose sctrctl has ${f#*:}: no $fmt output, says why" ||
+			{ not_ok "snapshots ${f%%:*}: $fmt status $rc"; sed 's/^/# /' "$T_LOG"; }
+	done
 	check "snapshots ${f%%:*}: --force converts" \
 		$R convert --force -f autofdo -b "$T_DIR/loop" -o "$T_DIR/r.out" "$T_DIR/${f%%:*}.txt"
+	check "snapshots ${f%%:*}: perf.data output is fine" \
+		$R convert -f perf -b "$T_DIR/loop" -o "$T_DIR/r.data" "$T_DIR/${f%%:*}.txt"
 done
+
+# Not-taken records (ctr_ntbr: COND to the next instruction) are no taken
+# branches: report counts no branch or edge of them, spe makes no sample of
+# them, the range outputs (--force) drop them; snapshots with TYPE 4
+# entries hold them whatever their header says.  nt.txt: the if not taken.
+gen_snapshots 50 16 1 1 0x1000001803 >"$T_DIR/nt.txt"
+gen_snapshots 50 16 1 1 none >"$T_DIR/nt-noctl.txt"
+taken=$(awk 'NF == 4 && $4 !~ /4$/' "$T_DIR/nt.txt" | wc -l)
+nt_ok() { # NAME FILE: FILE has $taken taken branches or samples, and no COND
+	grep -q "^# [0-9]* branches in $taken samples\|^# $taken branches in 50 samples" "$2" &&
+		! grep -q '^COND ' "$2" && ok "$1" ||
+		{ not_ok "$1 (want $taken taken, no COND)"; head -8 "$2" | sed 's/^/# /'; }
+}
+# and perf.data recorded with ctr_ntbr (config2 bit 0 of its attr)
+$R convert -f perf -b "$T_DIR/loop" -o "$T_DIR/nt.data" "$T_DIR/nt.txt" 2>/dev/null
+aoff=$(od -An -t u8 -j 24 -N 8 "$T_DIR/nt.data" | tr -d ' ')
+printf '\x01' | dd of="$T_DIR/nt.data" bs=1 seek=$((aoff + 64)) conv=notrunc status=none
+for f in nt.txt nt-noctl.txt nt.data; do
+	$R report -b "$T_DIR/loop" "$T_DIR/$f" >"$T_DIR/nt.report" 2>"$T_LOG"
+	nt_ok "$f: report counts no not-taken record as a branch" "$T_DIR/nt.report"
+	grep -q "^# $((50 * 16 - taken)) not-taken branch records" "$T_DIR/nt.report" &&
+		ok "$f: report says how many not-taken records it left out" ||
+		not_ok "$f: report does not say how many not-taken records it left out"
+	$R convert -f spe -b "$T_DIR/loop" -o "$T_DIR/nt.spe" "$T_DIR/$f" 2>"$T_LOG" &&
+		$R report "$T_DIR/nt.spe" >"$T_DIR/nt.report" 2>"$T_LOG"
+	nt_ok "$f: spe makes no sample of a not-taken record" "$T_DIR/nt.report"
+done
+$R convert -f autofdo -b "$T_DIR/loop" -o "$T_DIR/r.out" "$T_DIR/nt-noctl.txt" 2>"$T_LOG"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'not-taken' "$T_LOG" &&
+	ok "snapshots with TYPE 4 entries and no sctrctl: no autofdo output" ||
+	{ not_ok "snapshots with TYPE 4 entries, no sctrctl: autofdo status $rc"; sed 's/^/# /' "$T_LOG"; }
+nt_to=$(printf '0x%x/' $((0x$B1 + 2)))
+for f in nt.txt nt-noctl.txt nt.data; do
+	$R convert --force -f perfscript -b "$T_DIR/loop" -o "$T_DIR/nt.ps" "$T_DIR/$f" 2>"$T_LOG"
+	rc=$?
+	[ $rc -eq 0 ] && grep -q '/UNCOND/' "$T_DIR/nt.ps" && ! grep -q "/$nt_to" "$T_DIR/nt.ps" &&
+		ok "$f: perfscript --force drops the not-taken records" ||
+		not_ok "$f: perfscript --force: status $rc, $(grep -c "/$nt_to" "$T_DIR/nt.ps") not-taken"
+done
+
+# -b is the binary's absolute path (realpath), as the kernel names mapped
+# files: snapshots' MMAP2 names it so, and autofdo then reads its program
+# headers (a relative name used to give file offsets, not addresses)
+(cd "$T_DIR" && $R convert -f perfscript -b loop -o rel.ps s.txt 2>/dev/null)
+grep -q "PERF_RECORD_MMAP2 .* r-xp $T_DIR/loop\$" "$T_DIR/rel.ps" &&
+	ok "-b loop: the MMAP2 names its absolute path" ||
+	not_ok "-b loop: MMAP2 $(grep -o 'r-xp .*' "$T_DIR/rel.ps" | head -1)"
+# (an lld PIE, whose text is at p_vaddr = p_offset + 0x1000)
+if command -v clang-19 >/dev/null && command -v ld.lld-19 >/dev/null; then
+	mkdir "$T_DIR/lld"
+	clang-19 --target=riscv64-linux-gnu --ld-path="$(command -v ld.lld-19)" -O1 -fPIE -pie \
+		-o "$T_DIR/lld/loop" "$(dirname "$0")/data/loop.c" && work_branches "$T_DIR/lld/loop" &&
+		gen_snapshots 20 16 3 >"$T_DIR/lld/s.txt"
+	(cd "$T_DIR/lld" && $R convert -f autofdo -b ./loop -o rel.afdo s.txt 2>/dev/null)
+	$R convert -f autofdo -b "$T_DIR/lld/loop" -o "$T_DIR/abs.afdo" "$T_DIR/lld/s.txt" 2>/dev/null
+	[ -s "$T_DIR/abs.afdo" ] && cmp -s "$T_DIR/lld/rel.afdo" "$T_DIR/abs.afdo" &&
+		ok "lld PIE: -b ./loop, the same autofdo profile as -b /abs/loop" ||
+		{ not_ok "lld PIE: -b ./loop and -b /abs/loop: different autofdo profiles"
+		  diff "$T_DIR/lld/rel.afdo" "$T_DIR/abs.afdo" | head -6 | sed 's/^/# /'; }
+	loop_addrs "$T_DIR/loop"
+else
+	skip "lld PIE: -b ./loop" "clang-19 and ld.lld-19 not installed"
+fi
+# a -b that is no file here matches the recorded name only: said loudly
+(cd / && $R convert -f autofdo -b loop -o "$T_DIR/r.out" "$T_DIR/b.data" 2>"$T_LOG")
+rc=$?
+[ $rc -eq 0 ] && grep -q "warning: -b loop: .*No such file" "$T_LOG" &&
+	ok "-b naming no file: converted, with a warning" ||
+	{ not_ok "-b naming no file: status $rc, no warning"; sed 's/^/# /' "$T_LOG"; }
 
 # A failed convert leaves no output (and an old one as it was): the fifth
 # record of cut.data has a corrupt size, so conversion fails half way
@@ -86,8 +162,9 @@ $R convert -f perf -o "$T_DIR/keep.data" "$T_DIR/cut.data" 2>/dev/null
 $R convert -f perfscript -o "$T_DIR/new.txt" "$T_DIR/cut.data" 2>/dev/null
 [ ! -e "$T_DIR/new.txt" ] && ok "failed convert: no partial output" ||
 	not_ok "failed convert left $(wc -c <"$T_DIR/new.txt") bytes"
-ls -a "$T_DIR" | grep -q '^\.' | grep -v '^\.\.\?$' && not_ok "temporary file left" ||
-	ok "no temporary file left"
+# (the temporary outputs are .NAME.XXXXXX next to the output)
+left=$(ls -A "$T_DIR" | grep '^\.')
+[ -z "$left" ] && ok "no temporary file left" || not_ok "temporary file left: $left"
 
 # several inputs, -i, - for stdin and stdout
 sum() { awk -F: 'NF == 2 { s += $2 } END { print s + 0 }' "$1"; }

@@ -45,21 +45,30 @@ loop_addrs() {
 	[ -n "$B1" ] && [ -n "$T1" ] && [ -n "$B2" ] && [ -n "$T2" ]
 }
 
-# gen_snapshots COUNT DEPTH SEED: raw CTR snapshot text (the driver's debugfs
-# format) of the loop: entry 0 newest, TYPE 5 (taken branch) for the if,
-# 11 (direct jump) for the back jump, cycle counts with CCV, MISP on some.
+# gen_snapshots COUNT DEPTH SEED [NT [CTL]]: raw CTR snapshot text (the
+# driver's debugfs format) of the loop, recorded with sctrctl CTL (default
+# 0x1803: U, S, BPFRZ, LCOFIFRZ, every taken transfer; "none": the header
+# has no sctrctl): entry 0 newest, TYPE 5 (taken branch) for the if, 11
+# (direct jump) for the back jump, cycle counts with CCV, MISP on some.
+# NT 1: the if is recorded not taken (TYPE 4, ctr_ntbr), its target the
+# next instruction (the c.beqz's: B1 + 2).
 gen_snapshots() {
-	awk -v count="$1" -v depth="$2" -v seed="$3" -v b1=$((0x$B1)) -v t1=$((0x$T1)) \
-	    -v b2=$((0x$B2)) -v t2=$((0x$T2)) '
+	awk -v count="$1" -v depth="$2" -v seed="$3" -v nt="${4:-0}" -v ctl="${5:-0x1803}" \
+	    -v b1=$((0x$B1)) -v t1=$((0x$T1)) -v b2=$((0x$B2)) -v t2=$((0x$T2)) '
 	function hex(x) { return sprintf("0x%x", x) }
 	BEGIN {
 		srand(seed)
 		for (s = 0; s < count; s++) {
 			i = int(rand() * 1000) + depth
-			printf "sctrstatus 0x800000%02x depth %d sctrctl 0x%x\n", s % 256, depth, 4095 + 4096
+			printf "sctrstatus 0x800000%02x depth %d", s % 256, depth
+			print ctl == "none" ? "" : " sctrctl " ctl
 			for (e = 0; e < depth; e++) {
 				it = i - e
-				if (it % 3 == 0) { src = b1; dst = t1; type = 5 } else { src = b2; dst = t2; type = 11 }
+				if (it % 3 == 0) {
+					src = b1; dst = nt ? b1 + 2 : t1; type = nt ? 4 : 5
+				} else {
+					src = b2; dst = t2; type = 11
+				}
 				cyc = 3 + (it % 7)
 				misp = (type == 5 && it % 9 == 0) ? 1 : 0
 				data = type + 32768 + cyc * 65536

@@ -89,6 +89,27 @@ mkdir -p "$T_DIR/fs/opt/rvctr-test"
 cp "$T_DIR/other" "$T_DIR/fs$NAME"
 report_has "another build id under the name: not used, and said" \
 	"differ from the recorded ones" --symfs "$T_DIR/fs"
+# the same when the build id is in the MMAP2 only (perf >= 6.17 writes
+# them so by default, and no HEADER_BUILD_ID)
+grep -v '^buildid ' "$T_DIR/desc" | awk -v n="$NAME" -v id="$ID" \
+	'$1 == "mmap" && $NF == n { $0 = $0 " " id } { print }' >"$T_DIR/desc-mmap2"
+check "perf.data with the build id in MMAP2 only" "$SYNTH" "$T_DIR/m.data" <"$T_DIR/desc-mmap2"
+report_has_m() { # NAME WANT REPORT-ARGS...: report_has on m.data
+	local name=$1 want=$2
+	shift 2
+	if $R report "$@" "$T_DIR/m.data" >"$T_LOG" 2>&1 && grep -qE "$want" "$T_LOG"; then
+		ok "$name"
+	else
+		not_ok "$name"
+		grep -A8 'by binary' "$T_LOG" | sed 's/^/# /'
+	fi
+}
+report_has_m "MMAP2 build id: another build under the name is not used, and said" \
+	"differ from the recorded ones" --symfs "$T_DIR/fs"
+cp "$BIN" "$T_DIR/fs$NAME"
+report_has_m "MMAP2 build id: the recorded build under the name is used" "$resolved" \
+	--symfs "$T_DIR/fs"
+cp "$T_DIR/other" "$T_DIR/fs$NAME"
 
 report_has "kernel: no symbols without kallsyms" "%  \[kernel.kallsyms\]_text: 0x"
 report_has "kernel: --kallsyms FILE" "%  \[kernel.kallsyms\]_text: handle_thing\$" \

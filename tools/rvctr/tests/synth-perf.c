@@ -7,7 +7,9 @@
  *   buildid FILENAME HEX             HEADER_BUILD_ID entry
  *   comm PID NAME
  *   exec PID NAME                    the COMM of an exec (COMM_EXEC)
- *   mmap PID START LEN PGOFF FILENAME  an executable MMAP2
+ *   mmap PID START LEN PGOFF FILENAME [HEX]  an executable MMAP2 (with HEX: one
+ *                                    carrying that build id, as perf >= 6.17
+ *                                    writes them)
  *   fork PID PPID                    FORK of a new process (or thread, PID ==
  *                                    PPID; then TID is PID + 1)
  *   exit PID                         EXIT of the process PID
@@ -113,6 +115,16 @@ int main(int argc, char **argv)
 			m.len = strtoull(f[2], NULL, 0);
 			m.pgoff = strtoull(f[3], NULL, 0);
 			snprintf(m.filename, sizeof(m.filename), "%s", f[4]);
+			f[0] = strtok_r(NULL, " \t\n", &save);
+			if (f[0]) {
+				unsigned int len = strlen(f[0]) / 2;
+
+				if (!len || len > sizeof(m.build_id))
+					return die(n, "mmap ... FILENAME HEX: a build id of 1 to 20 bytes");
+				for (i = 0; i < (int)len; i++)
+					sscanf(f[0] + 2 * i, "%2hhx", &m.build_id[i]);
+				m.build_id_size = len;
+			}
 			rvctr_writer__mmap2(w, &m, time++, cpu);
 		} else if (!strcmp(tok, "fork") || !strcmp(tok, "exit")) {
 			char *pid = strtok_r(NULL, " \t\n", &save), *ppid = strtok_r(NULL, " \t\n", &save);

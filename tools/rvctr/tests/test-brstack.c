@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Which recordings range outputs may use (rvctr/brstack.h). */
 #include <rvctr/brstack.h>
+#include <rvctr/ctr.h>
 
 #include "tests.h"
 
@@ -51,6 +52,21 @@ int main(void)
 	a.sample_type = PERF_SAMPLE_IP;
 	T_EQ(rvctr_brstack__complete(&a, "riscv64", why, sizeof(why)), 1,
 	     "no branch stack: nothing to refuse");
+
+	/* snapshots: the sctrctl they were taken under */
+	T_EQ(rvctr_brstack__ctl_complete(CTRCTL_U_ENABLE | CTRCTL_S_ENABLE | CTRCTL_BPFRZ |
+					 CTRCTL_LCOFIFRZ, why, sizeof(why)), 1,
+	     "sctrctl U, S, BPFRZ, LCOFIFRZ: complete");
+	T_EQ(rvctr_brstack__ctl_complete(0, why, sizeof(why)), 1, "no sctrctl given: complete");
+	T_EQ(rvctr_brstack__ctl_complete(CTRCTL_U_ENABLE | CTRCTL_RASEMU, why, sizeof(why)), 0,
+	     "RASEMU: refused");
+	T_OK(strstr(why, "RASEMU") && strstr(why, "call-stack"), "naming RASEMU, call-stack");
+	T_EQ(rvctr_brstack__ctl_complete(CTRCTL_U_ENABLE | CTRCTL_RET_INH, why, sizeof(why)), 0,
+	     "an inhibited type: refused");
+	T_OK(strstr(why, "inhibits") != NULL, "naming the inhibit");
+	T_EQ(rvctr_brstack__ctl_complete(CTRCTL_U_ENABLE | CTRCTL_NTBREN, why, sizeof(why)), 0,
+	     "NTBREN: refused");
+	T_OK(strstr(why, "NTBREN") != NULL, "naming NTBREN");
 
 	T_EQ(rvctr_brstack__not_taken(&in[0]), 1, "COND to pc+4: not taken");
 	T_EQ(rvctr_brstack__not_taken(&in[1]), 0, "COND backwards: taken");

@@ -195,6 +195,36 @@ static void test_builds(void)
 	rvctr_maps__delete(m);
 }
 
+/* The header's build ids: for maps of their name without one of their own. */
+static void test_header_ids(void)
+{
+	struct rvctr_maps *m = rvctr_maps__new();
+	struct rvctr_build_id h = { .size = 20 };
+	const struct rvctr_build_id *k;
+	unsigned int x, size;
+	const uint8_t *id;
+
+	memset(h.id, 0xaa, sizeof(h.id));
+	snprintf(h.filename, sizeof(h.filename), "/bin/x");
+	T_EQ(rvctr_maps__header_build_id(m, &h), 0, "header build id of /bin/x");
+	h.id[0] = 0xee;
+	T_EQ(rvctr_maps__header_build_id(m, &h), 0, "another of the same name");
+	snprintf(h.filename, sizeof(h.filename), "[kernel.kallsyms]");
+	h.id[0] = 0xcc;
+	rvctr_maps__header_build_id(m, &h);
+	x = dso_of(m, 1, 0x1000, "/bin/x", 0);
+	id = rvctr_maps__dso_build_id(m, x, &size);
+	T_OK(id && size == 20 && id[0] == 0xaa, "a map without one: the header's, the first");
+	T_OK(dso_of(m, 2, 0x1000, "/bin/x", 0xbb) != x, "an MMAP2 build id wins: another build");
+	k = rvctr_maps__find_header_build_id(m, "[kernel.kallsyms]_text");
+	T_OK(k && k->id[0] == 0xcc, "the kernel's, whatever its map's suffix");
+	rvctr_maps__reset(m);
+	T_OK(!rvctr_maps__find_header_build_id(m, "/bin/x"), "another recording: none");
+	x = dso_of(m, 3, 0x1000, "/bin/z", 0);
+	T_OK(!rvctr_maps__dso_build_id(m, x, &size), "so a new name's map has none");
+	rvctr_maps__delete(m);
+}
+
 /* A plain scan: every map, newest first, per lookup (its own, else the kernel's). */
 struct ref {
 	struct rvctr_mmap *maps;
@@ -313,6 +343,7 @@ int main(void)
 	test_own_pid_only();
 	test_lifetime();
 	test_builds();
+	test_header_ids();
 	test_many();
 	return tests_done();
 }

@@ -4,7 +4,8 @@
  * llvm-profgen's perf script input) take the code between two consecutive
  * records as executed straight through; that holds only when every taken
  * branch was recorded, and only taken branches.  A type filter (-j call,
- * cond, ...) or call-stack mode drops taken branches; the rvctr PMU's
+ * cond, ...) or call-stack mode (-j stack; CTR's RASEMU, whose records are
+ * a return-address stack's emulation) drops taken branches; the rvctr PMU's
  * ctr_ntbr (config2 bit 0, drivers/perf/rvctr/rvctr_ctr.h) adds not-taken
  * ones, which perf_branch_entry cannot mark: the driver gives them type
  * COND like taken ones (Documentation/ctr.rst, Decoding), with the target
@@ -24,6 +25,12 @@
  */
 int rvctr_brstack__complete(const struct perf_event_attr *a, const char *arch,
 			    char *why, size_t whylen);
+/*
+ * The same for raw CTR snapshots, from the sctrctl they were recorded
+ * under: RASEMU (call-stack mode), an inhibited transfer type or NTBREN
+ * make it 0.
+ */
+int rvctr_brstack__ctl_complete(uint64_t sctrctl, char *why, size_t whylen);
 /* Does @a record not-taken branches (ctr_ntbr)? */
 int rvctr_brstack__has_ntbr(const struct perf_event_attr *a, const char *arch);
 /* A not-taken record: COND whose target is the next instruction (2 or 4 bytes on). */

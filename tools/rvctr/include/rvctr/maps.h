@@ -19,8 +19,25 @@ void rvctr_maps__delete(struct rvctr_maps *m);
 /* Most maps kept (of all processes, forked copies included). */
 #define RVCTR_MAPS_MAX		(1u << 20)
 
-/* 0, or -1 when full or out of memory. */
+/*
+ * 0, or -1 when full or out of memory.  A map whose MMAP2 carries no build
+ * id takes the one the recording's header gave its file name, if any
+ * (rvctr_maps__header_build_id()): a binary is known by path and build id
+ * either way.
+ */
 int rvctr_maps__add(struct rvctr_maps *m, const struct rvctr_mmap *mm);
+/*
+ * A build id of the recording's header (HEADER_BUILD_ID), for the maps of
+ * its file name added later without one of their own: the first of a name
+ * wins; past RVCTR_MAPS_MAX_BUILD_IDS they are dropped (files are then
+ * used unchecked).  The kernel's, "[kernel.kallsyms]", is its map's
+ * whatever the map's reference-symbol suffix.  0, or -1 out of memory.
+ */
+#define RVCTR_MAPS_MAX_BUILD_IDS	1024
+int rvctr_maps__header_build_id(struct rvctr_maps *m, const struct rvctr_build_id *b);
+/* The header's build id of file @name, or NULL. */
+const struct rvctr_build_id *rvctr_maps__find_header_build_id(const struct rvctr_maps *m,
+							      const char *name);
 /*
  * A process's lifetime, as perf's threads have it (maps belong to the
  * process, pid, and every thread of it shares them):
@@ -39,8 +56,9 @@ void rvctr_maps__comm(struct rvctr_maps *m, uint32_t pid, int exec);
 /* MMAP, MMAP2, FORK, EXIT and COMM events to the calls above; others ignored. */
 int rvctr_maps__event(struct rvctr_maps *m, const struct rvctr_event *ev);
 /*
- * Forget every process (the start of another recording, whose pids are
- * not this one's).  Binary names and their indexes stay.
+ * Forget every process and the header's build ids (the start of another
+ * recording, whose pids and files are not this one's).  Binary names and
+ * their indexes stay.
  */
 void rvctr_maps__reset(struct rvctr_maps *m);
 /*

@@ -47,6 +47,8 @@ struct rvctr_sink_ops {
 	const char *help;
 	/* Ranges between taken branches: needs every taken branch recorded. */
 	int ranges;
+	/* Taken branches only: not-taken records are dropped before (ranges too). */
+	int taken_only;
 	struct rvctr_sink *(*open)(const struct rvctr_sink_info *info, char *err, size_t errlen);
 	int (*build_id)(struct rvctr_sink *s, const struct rvctr_build_id *b);
 	int (*input)(struct rvctr_sink *s);
