@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -39,9 +40,11 @@ static const char record_usage[] =
 	"Run COMMAND and sample it with branch stacks (CTR records through the\n"
 	"perf branch-stack interface); write perf.data that perf report/script,\n"
 	"rvctr convert and rvctr report read.  With -p, -a or -C, record until\n"
-	"COMMAND exits, the process exits, or SIGINT/SIGTERM.  The exit status is\n"
-	"COMMAND's.  The header is kept current while recording, so a killed\n"
-	"record leaves a file perf reads.\n"
+	"COMMAND exits, the process exits, or SIGINT/SIGTERM/SIGHUP (which end the\n"
+	"recording and keep it).  The exit status is COMMAND's.  FILE is written\n"
+	"as .FILE.XXXXXX next to it and renamed when complete; a failed record\n"
+	"removes it and leaves FILE as it was.  Its header is kept current, so\n"
+	"after a SIGKILL perf reads the .FILE.XXXXXX left.\n"
 	"\n"
 	"  -o, --output FILE    output (default perf.data)\n"
 	"  -p, --pid PID        attach to a running process (all its threads)\n"
@@ -399,7 +402,7 @@ static void write_comm(struct recorder *r, pid_t pid, const char *cmd)
 static int wait_and_drain(struct recorder *r, pid_t pid, const struct target *t, int force)
 {
 	struct progress p;
-	int status = 0, done = 0;
+	int status = 0, done = 0, failed = 0;
 
 	progress__init(&p, "recording", force);
 	while (!done) {
@@ -411,21 +414,25 @@ static int wait_and_drain(struct recorder *r, pid_t pid, const struct target *t,
 			done = 1;
 		if (stop)
 			done = 1;
-		if (drain(r))
-			return -1;
+		if (drain(r)) {
+			failed = 1;
+			break;
+		}
 		if (!done)
 			perf_evlist__poll(r->evlist, 100);
 		progress__count(&p, r->samples, "samples");
 	}
 	perf_evlist__disable(r->evlist);
-	if (drain(r))
-		return -1;
+	if (!failed && drain(r))
+		failed = 1;
 	if (pid > 0) {
-		/* stopped by a signal: the workload goes too, as with perf record */
+		/* stopped by a signal or an error: the workload goes too, as with perf record */
 		kill(pid, SIGTERM);
 		waitpid(pid, &status, 0);
 	}
 	progress__done(&p);
+	if (failed)
+		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -436,7 +443,9 @@ static int record(char **argv, const char *output, struct perf_event_attr *a,
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct utsname uts;
 	int go = -1, status = -1, ret = 1;
-	char err[512];
+	char err[512], *tmp = NULL;
+	const char *path = output;
+	struct stat st;
 	pid_t pid = 0;
 
 	libperf_init(libperf_print);
@@ -447,7 +456,29 @@ static int record(char **argv, const char *output, struct perf_event_attr *a,
 	}
 	if (open_events(&r, a, pid, t, pages))
 		goto out;
-	r.w = rvctr_writer__open(output, a, &name, 1, err, sizeof(err));
+	/*
+	 * ^C, kill: stop, finish the file and keep it (the workload gets its
+	 * own ^C).  Caught from before the temporary file exists: none of
+	 * them leaves it behind.
+	 */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/*
+	 * A regular file is written under a temporary name and renamed when
+	 * complete (as convert does): a failed record leaves no partial file
+	 * under the name, and an earlier one stays.  Anything else (-, a
+	 * FIFO, a device) is written in place.
+	 */
+	if (strcmp(output, "-") && (stat(output, &st) || S_ISREG(st.st_mode))) {
+		tmp = temp_output(output, err, sizeof(err));
+		if (!tmp) {
+			error("%s", err);
+			goto out;
+		}
+		path = tmp;
+	}
+	r.w = rvctr_writer__open(path, a, &name, 1, err, sizeof(err));
 	if (!r.w) {
 		error("%s", err);
 		goto out;
@@ -460,10 +491,6 @@ static int record(char **argv, const char *output, struct perf_event_attr *a,
 		synth_all(&r);
 	if (pid && !t->cpus)
 		write_comm(&r, pid, argv[0]);
-	/* ^C, kill: stop, finish the file (the workload gets its own ^C) */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 	if (t->pid || t->cpus)
 		perf_evlist__enable(r.evlist);
 	if (go >= 0) {
@@ -486,6 +513,13 @@ out:
 	}
 	if (r.w && rvctr_writer__close(r.w, err, sizeof(err)))
 		ret = error("%s", err);
+	if (tmp) {
+		if (!ret && rename(tmp, output))
+			ret = error("%s: %s", output, strerror(errno));
+		if (ret)
+			unlink(tmp);
+		free(tmp);
+	}
 	if (r.evlist) {
 		perf_evlist__munmap(r.evlist);
 		perf_evlist__close(r.evlist);

@@ -11,6 +11,14 @@ if $R record --help | grep -q 'built without libperf'; then
 	done_testing
 	exit
 fi
+# appears DIR: wait (up to 10 s) until something is in DIR
+appears() {
+	local i
+	for i in $(seq 100); do
+		[ -n "$(ls -A "$1")" ] && return
+		sleep 0.1
+	done
+}
 work='i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done'
 if ! $R record -e task-clock -c 100000 -o "$T_DIR/r.data" -- sh -c "$work" >"$T_LOG" 2>&1; then
 	if grep -qi 'permission\|not permitted\|paranoid' "$T_LOG"; then
@@ -86,20 +94,68 @@ if command -v perf >/dev/null; then
 	else
 		skip "record -a" "not permitted here: $(head -1 "$T_LOG")"
 	fi
-	# killed with SIGKILL mid-way: the header written while recording holds
-	$R record -e task-clock -c 100000 -o "$T_DIR/k.data" -- sh -c "$work; $work; $work" \
+	# the output is written under a temporary name next to it and renamed
+	# when the recording is complete
+	mkdir "$T_DIR/k"
+	$R record -e task-clock -c 100000 -o "$T_DIR/k/k.data" -- sh -c "$work; $work; $work" \
 		>/dev/null 2>&1 &
 	rec=$!
-	sleep 0.5
+	appears "$T_DIR/k"
+	sleep 0.3
 	wl=$(pgrep -P $rec)
+	tmp=$(ls -A "$T_DIR/k")
+	[[ $tmp == .k.data.* ]] && ok "while recording, the output is a temporary file ($tmp)" ||
+		not_ok "while recording, '$tmp' in the output's directory, want .k.data.* only"
+	# killed with SIGKILL mid-way: the header written while recording holds,
+	# in the temporary file; nothing under the output's name
 	kill -9 $rec
 	wait $rec 2>/dev/null
-	n=$(perf script -i "$T_DIR/k.data" 2>/dev/null | wc -l)
-	[ "$n" -gt 0 ] && ok "record killed with SIGKILL: perf reads $n samples" ||
-		not_ok "record killed: perf reads nothing"
+	n=$(perf script -i "$T_DIR/k/$tmp" 2>/dev/null | wc -l)
+	[ ! -e "$T_DIR/k/k.data" ] && [ "$n" -gt 0 ] &&
+		ok "record killed with SIGKILL: no k.data, perf reads $n samples in $tmp" ||
+		not_ok "record killed with SIGKILL: k.data $(ls "$T_DIR/k/k.data" 2>&1), $n samples in '$tmp'"
 	# its workload is orphaned: end it
 	[ -n "$wl" ] && kill $wl 2>/dev/null
+	# SIGTERM (workload), SIGINT (-p): stop, finish the file, rename it
+	for sig in TERM INT; do
+		d=$T_DIR/sig$sig
+		mkdir "$d"
+		if [ $sig = INT ]; then
+			sh -c "$work; $work; $work" &
+			wl=$!
+			$R record -e task-clock -c 100000 -o "$d/s.data" -p $wl >"$T_LOG" 2>&1 &
+		else
+			wl=
+			$R record -e task-clock -c 100000 -o "$d/s.data" -- sh -c "$work; $work; $work" \
+				>"$T_LOG" 2>&1 &
+		fi
+		rec=$!
+		appears "$d"
+		sleep 0.3
+		kill -$sig $rec
+		wait $rec
+		rc=$?
+		[ -n "$wl" ] && kill $wl 2>/dev/null
+		left=$(ls -A "$d" | tr '\n' ' ')
+		n=$(perf script -i "$d/s.data" 2>/dev/null | wc -l)
+		[ "$left" = "s.data " ] && [ "$n" -gt 0 ] &&
+			ok "record stopped by SIG$sig (status $rc): s.data has $n samples, nothing else left" ||
+			{ not_ok "record stopped by SIG$sig: '$left' left, $n samples"; sed 's/^/# /' "$T_LOG"; }
+	done
 fi
+# a record that fails (here a write error: a file size limit) leaves
+# neither a partial file under the output's name, nor its temporary file;
+# an earlier file of that name stays
+mkdir "$T_DIR/full"
+echo earlier >"$T_DIR/full/f.data"
+(ulimit -f 8; trap '' XFSZ; exec $R record -e task-clock -c 100000 -o "$T_DIR/full/f.data" \
+	-- sh -c "$work") >"$T_LOG" 2>&1
+rc=$?
+left=$(ls -A "$T_DIR/full" | tr '\n' ' ')
+[ $rc -ne 0 ] && [ "$left" = "f.data " ] && [ "$(cat "$T_DIR/full/f.data")" = earlier ] &&
+	grep -q 'rvctr: .*File too large' "$T_LOG" &&
+	ok "record failing to write: error, the earlier f.data kept, no temporary file" ||
+	{ not_ok "record failing to write: status $rc, '$left' left"; sed 's/^/# /' "$T_LOG" | head -5; }
 if [ -e /sys/bus/event_source/devices/cpu/caps/branches ]; then
 	check "record branch stacks" $R record -o "$T_DIR/b.data" -- sh -c "$work"
 	check "branch stacks in the recording" $R report "$T_DIR/b.data"
