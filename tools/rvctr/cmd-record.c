@@ -47,7 +47,8 @@ static const char record_usage[] =
 	"after a SIGKILL perf reads the .FILE.XXXXXX left.\n"
 	"\n"
 	"  -o, --output FILE    output (default perf.data)\n"
-	"  -p, --pid PID        attach to a running process (all its threads)\n"
+	"  -p, --pid PID        attach to a running process (all its threads, and\n"
+	"                       the threads and processes it starts)\n"
 	"  -a, --all-cpus       system-wide, every online CPU\n"
 	"  -C, --cpu LIST       system-wide on these CPUs (0,2-3)\n"
 	"  -F, --freq N         sample at N Hz instead of every -c events\n"
@@ -263,8 +264,13 @@ static int open_events(struct recorder *r, struct perf_event_attr *a, pid_t pid,
 	int err;
 
 	if (t->pid) {
-		/* per thread, each with its ring buffer (perf record -p) */
-		cpus = perf_cpu_map__new_any_cpu();
+		/*
+		 * Each thread on every CPU, as perf record -p: events that are
+		 * inherited (threads and children started after the attach)
+		 * need per-CPU ring buffers, the kernel maps no per-thread
+		 * buffer of an inherited event.
+		 */
+		cpus = perf_cpu_map__new_online_cpus();
 		threads = threads_of(t->pid);
 		if (!threads) {
 			perf_cpu_map__put(cpus);
@@ -608,12 +614,12 @@ int cmd_record(int argc, char **argv)
 		attr.freq = 1;
 		attr.sample_freq = freq;
 	}
-	if (t.pid || t.cpus) {
-		/* nothing to exec: enable at once (in record()) */
+	/* nothing to exec: enable at once (in record()) */
+	if (t.pid || t.cpus)
 		attr.enable_on_exec = 0;
-		/* -p maps a buffer per thread: the kernel refuses inherit there */
+	/* system-wide events count every task: nothing to inherit */
+	if (t.cpus)
 		attr.inherit = 0;
-	}
 	/* system-wide: which CPU each sample came from, as perf record -a */
 	if (t.cpus)
 		attr.sample_type |= PERF_SAMPLE_CPU;

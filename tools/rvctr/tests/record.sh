@@ -89,6 +89,48 @@ if command -v perf >/dev/null; then
 		{ not_ok "record -p: status $rc, $n samples"; sed 's/^/# /' "$T_LOG" | head -5; }
 	perf script -i "$T_DIR/p.data" 2>/dev/null | grep -q "^ *sh *$wl .*(/" &&
 		ok "record -p: its maps from /proc resolve the samples" || not_ok "record -p: no maps"
+	# -p follows what the process starts after the attach (perf record -p
+	# inherits): a child process, and a thread where python3 is, started
+	# once record has its output file (it opens the events before)
+	mkdir "$T_DIR/late" "$T_DIR/thr"
+	sh -c "n=0; while [ -z \"\$(ls -A '$T_DIR/late')\" ] && [ \$n -lt 100 ]; do
+		sleep 0.1; n=\$((n + 1)); done; sleep 0.3; ($work) & wait" &
+	wl=$!
+	$R record -e task-clock -c 100000 -o "$T_DIR/late/late.data" -p $wl >"$T_LOG" 2>&1
+	rc=$?
+	wait $wl
+	n=$(perf script -F pid -i "$T_DIR/late/late.data" 2>/dev/null | awk -v p=$wl '$1 != p' | wc -l)
+	[ $rc -eq 0 ] && [ "$n" -gt 0 ] && ok "record -p: $n samples of a child forked after the attach" ||
+		{ not_ok "record -p: status $rc, $n samples of a child forked after the attach"
+		  sed 's/^/# /' "$T_LOG" | head -5; }
+	if command -v python3 >/dev/null && python3 -c 'import threading' 2>/dev/null; then
+		python3 -c '
+import os, sys, threading, time
+for i in range(100):
+    if os.listdir(sys.argv[1]):
+        break
+    time.sleep(0.1)
+time.sleep(0.3)
+def work():
+    i = 0
+    while i < 3000000:
+        i += 1
+t = threading.Thread(target=work)
+t.start()
+t.join()' "$T_DIR/thr" &
+		wl=$!
+		$R record -e task-clock -c 100000 -o "$T_DIR/thr/thr.data" -p $wl >"$T_LOG" 2>&1
+		rc=$?
+		wait $wl
+		n=$(perf script -F pid,tid -i "$T_DIR/thr/thr.data" 2>/dev/null |
+			awk -v p=$wl '$1 == p "/" p { next } index($1, p "/") == 1' | wc -l)
+		[ $rc -eq 0 ] && [ "$n" -gt 0 ] &&
+			ok "record -p: $n samples of a thread started after the attach" ||
+			{ not_ok "record -p: status $rc, $n samples of a thread started after the attach"
+			  sed 's/^/# /' "$T_LOG" | head -5; }
+	else
+		skip "record -p: a thread started after the attach" "no python3"
+	fi
 	if $R record -e task-clock -a -o "$T_DIR/a.data" -- sleep 0.2 >"$T_LOG" 2>&1; then
 		check "record -a: perf reads it" sh -c "perf script -F comm,tid -i '$T_DIR/a.data' | grep -q ."
 	else
