@@ -5,8 +5,10 @@
  * maps, COMM, MMAP2, SAMPLE records, HEADER_BUILD_ID and HEADER_ARCH) that
  * stock perf reads.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <signal.h>
@@ -208,6 +210,56 @@ static void add_build_ids(struct recorder *r)
 	}
 }
 
+/*
+ * -C: "N" or "N-M", comma-separated, every CPU online.  libperf's parser
+ * reads "0,x" and "0-" as CPU 0 and an offline CPU fails only at open, so
+ * the list is checked here, before anything runs.
+ */
+static int check_cpus(const char *list)
+{
+	struct perf_cpu_map *online;
+	unsigned long first, last, cpu;
+	struct perf_cpu c;
+	const char *p = list;
+	char *end;
+	int ret = 0;
+
+	if (!*list)
+		return error("-C: empty CPU list ''");
+	online = perf_cpu_map__new_online_cpus();
+	if (!online)
+		return error("-C: cannot read the online CPUs");
+	while (!ret) {
+		if (!isdigit((unsigned char)*p)) {
+			ret = error("-C: bad CPU list '%s' (want N or N-M, comma-separated)", list);
+			break;
+		}
+		first = last = strtoul(p, &end, 10);
+		if (*end == '-') {
+			p = end + 1;
+			last = isdigit((unsigned char)*p) ? strtoul(p, &end, 10) : 0;
+			if (!isdigit((unsigned char)*p) || last < first) {
+				ret = error("-C: bad CPU range in '%s'", list);
+				break;
+			}
+		}
+		if (*end && *end != ',') {
+			ret = error("-C: bad CPU list '%s' (want N or N-M, comma-separated)", list);
+			break;
+		}
+		for (cpu = first; cpu <= last && !ret; cpu++) {
+			c.cpu = cpu < INT_MAX ? (int)cpu : -1;
+			if (c.cpu < 0 || !perf_cpu_map__has(online, c))
+				ret = error("-C: CPU %lu of '%s' is not online", cpu, list);
+		}
+		if (!*end)
+			break;
+		p = end + 1;
+	}
+	perf_cpu_map__put(online);
+	return ret;
+}
+
 enum rec_event { EV_CYCLES, EV_INSTRUCTIONS, EV_TASK_CLOCK };
 
 static const char * const event_names[] = { "cycles", "instructions", "task-clock" };
@@ -280,7 +332,7 @@ static int open_events(struct recorder *r, struct perf_event_attr *a, pid_t pid,
 		cpus = t->cpus && *t->cpus ? perf_cpu_map__new(t->cpus) :
 		       perf_cpu_map__new_online_cpus();
 		if (!cpus)
-			return error("bad CPU list '%s'", t->cpus);
+			return error("-C: bad CPU list '%s'", t->cpus);
 		threads = perf_thread_map__new_dummy();
 		if (threads && !t->cpus)
 			perf_thread_map__set_pid(threads, 0, pid);
@@ -580,7 +632,11 @@ int cmd_record(int argc, char **argv)
 				return error("-p: '%s' is not a process id", optarg);
 			break;
 		case 'a': t.cpus = ""; break;
-		case 'C': t.cpus = optarg; break;
+		case 'C':
+			if (check_cpus(optarg))
+				return 1;
+			t.cpus = optarg;
+			break;
 		case 'F':
 			freq = strtoull(optarg, &end, 0);
 			if (*end || !freq)

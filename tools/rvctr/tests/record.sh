@@ -77,6 +77,21 @@ fi
 $R record -e task-clock -o "$T_DIR/s.data" -- sh -c 'exit 7' >/dev/null 2>&1
 rc=$?
 [ $rc -eq 7 ] && ok "record exits with the workload's status" || not_ok "record status $rc, workload 7"
+# -C: a bad CPU list is an error before anything runs, never a silent
+# other set of CPUs (libperf reads "0,x" as 0 and "0-" as 0)
+for list in x 0,x 0- 0,,1 1-0 '' 0-1x 99999; do
+	$R record -e task-clock -C "$list" -o "$T_DIR/badc.data" -- touch "$T_DIR/ran" >"$T_LOG" 2>&1
+	rc=$?
+	[ $rc -ne 0 ] && [ ! -e "$T_DIR/ran" ] && [ ! -e "$T_DIR/badc.data" ] &&
+		grep -q "rvctr: -C: .*'$list'" "$T_LOG" &&
+		ok "record -C '$list': $(head -1 "$T_LOG")" ||
+		{ not_ok "record -C '$list': status $rc, should be refused"; sed 's/^/# /' "$T_LOG" | head -3; }
+	rm -f "$T_DIR/ran" "$T_DIR/badc.data"
+done
+$R record -C 0 -p 1 -o "$T_DIR/badc.data" >"$T_LOG" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q usage "$T_LOG" && ok "record -C with -p: usage, status 2" ||
+	not_ok "record -C with -p: status $rc"
 check "record -F 1000" $R record -e task-clock -F 1000 -o "$T_DIR/f.data" -- sleep 0.1
 if command -v perf >/dev/null; then
 	sh -c "$work" &
@@ -130,6 +145,17 @@ t.join()' "$T_DIR/thr" &
 			  sed 's/^/# /' "$T_LOG" | head -5; }
 	else
 		skip "record -p: a thread started after the attach" "no python3"
+	fi
+	# -C: only the CPUs listed
+	if $R record -e task-clock -C 0 -o "$T_DIR/c.data" -- sh -c "$work" >"$T_LOG" 2>&1; then
+		cpus=$(perf script -F cpu -i "$T_DIR/c.data" 2>/dev/null | tr -d ' []' | sort -u | tr '\n' ' ')
+		[ "$cpus" = "000 " ] && ok "record -C 0: samples of CPU 0 only" ||
+			not_ok "record -C 0: samples of CPUs '$cpus'"
+		online=$(cat /sys/devices/system/cpu/online)
+		check "record -C $online (the online CPUs)" \
+			$R record -e task-clock -C "$online" -o "$T_DIR/c.data" -- true
+	else
+		skip "record -C 0" "not permitted here: $(head -1 "$T_LOG")"
 	fi
 	if $R record -e task-clock -a -o "$T_DIR/a.data" -- sleep 0.2 >"$T_LOG" 2>&1; then
 		check "record -a: perf reads it" sh -c "perf script -F comm,tid -i '$T_DIR/a.data' | grep -q ."
