@@ -81,8 +81,8 @@ struct convert {
 	char err[512];
 };
 
-/* A new file next to @out, to be renamed over it when complete. */
-static char *temp_output(const char *out, char *err, size_t errlen)
+/* A new file next to @out, to be renamed over it when complete (builtin.h). */
+char *temp_output(const char *out, char *err, size_t errlen)
 {
 	char *a = strdup(out), *b = strdup(out), *path = NULL;
 	mode_t mask;

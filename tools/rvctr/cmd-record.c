@@ -5,14 +5,17 @@
  * maps, COMM, MMAP2, SAMPLE records, HEADER_BUILD_ID and HEADER_ARCH) that
  * stock perf reads.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -39,12 +42,15 @@ static const char record_usage[] =
 	"Run COMMAND and sample it with branch stacks (CTR records through the\n"
 	"perf branch-stack interface); write perf.data that perf report/script,\n"
 	"rvctr convert and rvctr report read.  With -p, -a or -C, record until\n"
-	"COMMAND exits, the process exits, or SIGINT/SIGTERM.  The exit status is\n"
-	"COMMAND's.  The header is kept current while recording, so a killed\n"
-	"record leaves a file perf reads.\n"
+	"COMMAND exits, the process exits, or SIGINT/SIGTERM/SIGHUP (which end the\n"
+	"recording and keep it).  The exit status is COMMAND's.  FILE is written\n"
+	"as .FILE.XXXXXX next to it and renamed when complete; a failed record\n"
+	"removes it and leaves FILE as it was.  Its header is kept current, so\n"
+	"after a SIGKILL perf reads the .FILE.XXXXXX left.\n"
 	"\n"
 	"  -o, --output FILE    output (default perf.data)\n"
-	"  -p, --pid PID        attach to a running process (all its threads)\n"
+	"  -p, --pid PID        attach to a running process (all its threads, and\n"
+	"                       the threads and processes it starts)\n"
 	"  -a, --all-cpus       system-wide, every online CPU\n"
 	"  -C, --cpu LIST       system-wide on these CPUs (0,2-3)\n"
 	"  -F, --freq N         sample at N Hz instead of every -c events\n"
@@ -204,6 +210,56 @@ static void add_build_ids(struct recorder *r)
 	}
 }
 
+/*
+ * -C: "N" or "N-M", comma-separated, every CPU online.  libperf's parser
+ * reads "0,x" and "0-" as CPU 0 and an offline CPU fails only at open, so
+ * the list is checked here, before anything runs.
+ */
+static int check_cpus(const char *list)
+{
+	struct perf_cpu_map *online;
+	unsigned long first, last, cpu;
+	struct perf_cpu c;
+	const char *p = list;
+	char *end;
+	int ret = 0;
+
+	if (!*list)
+		return error("-C: empty CPU list ''");
+	online = perf_cpu_map__new_online_cpus();
+	if (!online)
+		return error("-C: cannot read the online CPUs");
+	while (!ret) {
+		if (!isdigit((unsigned char)*p)) {
+			ret = error("-C: bad CPU list '%s' (want N or N-M, comma-separated)", list);
+			break;
+		}
+		first = last = strtoul(p, &end, 10);
+		if (*end == '-') {
+			p = end + 1;
+			last = isdigit((unsigned char)*p) ? strtoul(p, &end, 10) : 0;
+			if (!isdigit((unsigned char)*p) || last < first) {
+				ret = error("-C: bad CPU range in '%s'", list);
+				break;
+			}
+		}
+		if (*end && *end != ',') {
+			ret = error("-C: bad CPU list '%s' (want N or N-M, comma-separated)", list);
+			break;
+		}
+		for (cpu = first; cpu <= last && !ret; cpu++) {
+			c.cpu = cpu < INT_MAX ? (int)cpu : -1;
+			if (c.cpu < 0 || !perf_cpu_map__has(online, c))
+				ret = error("-C: CPU %lu of '%s' is not online", cpu, list);
+		}
+		if (!*end)
+			break;
+		p = end + 1;
+	}
+	perf_cpu_map__put(online);
+	return ret;
+}
+
 enum rec_event { EV_CYCLES, EV_INSTRUCTIONS, EV_TASK_CLOCK };
 
 static const char * const event_names[] = { "cycles", "instructions", "task-clock" };
@@ -260,8 +316,13 @@ static int open_events(struct recorder *r, struct perf_event_attr *a, pid_t pid,
 	int err;
 
 	if (t->pid) {
-		/* per thread, each with its ring buffer (perf record -p) */
-		cpus = perf_cpu_map__new_any_cpu();
+		/*
+		 * Each thread on every CPU, as perf record -p: events that are
+		 * inherited (threads and children started after the attach)
+		 * need per-CPU ring buffers, the kernel maps no per-thread
+		 * buffer of an inherited event.
+		 */
+		cpus = perf_cpu_map__new_online_cpus();
 		threads = threads_of(t->pid);
 		if (!threads) {
 			perf_cpu_map__put(cpus);
@@ -271,7 +332,7 @@ static int open_events(struct recorder *r, struct perf_event_attr *a, pid_t pid,
 		cpus = t->cpus && *t->cpus ? perf_cpu_map__new(t->cpus) :
 		       perf_cpu_map__new_online_cpus();
 		if (!cpus)
-			return error("bad CPU list '%s'", t->cpus);
+			return error("-C: bad CPU list '%s'", t->cpus);
 		threads = perf_thread_map__new_dummy();
 		if (threads && !t->cpus)
 			perf_thread_map__set_pid(threads, 0, pid);
@@ -399,7 +460,7 @@ static void write_comm(struct recorder *r, pid_t pid, const char *cmd)
 static int wait_and_drain(struct recorder *r, pid_t pid, const struct target *t, int force)
 {
 	struct progress p;
-	int status = 0, done = 0;
+	int status = 0, done = 0, failed = 0;
 
 	progress__init(&p, "recording", force);
 	while (!done) {
@@ -411,21 +472,25 @@ static int wait_and_drain(struct recorder *r, pid_t pid, const struct target *t,
 			done = 1;
 		if (stop)
 			done = 1;
-		if (drain(r))
-			return -1;
+		if (drain(r)) {
+			failed = 1;
+			break;
+		}
 		if (!done)
 			perf_evlist__poll(r->evlist, 100);
 		progress__count(&p, r->samples, "samples");
 	}
 	perf_evlist__disable(r->evlist);
-	if (drain(r))
-		return -1;
+	if (!failed && drain(r))
+		failed = 1;
 	if (pid > 0) {
-		/* stopped by a signal: the workload goes too, as with perf record */
+		/* stopped by a signal or an error: the workload goes too, as with perf record */
 		kill(pid, SIGTERM);
 		waitpid(pid, &status, 0);
 	}
 	progress__done(&p);
+	if (failed)
+		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -436,7 +501,9 @@ static int record(char **argv, const char *output, struct perf_event_attr *a,
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct utsname uts;
 	int go = -1, status = -1, ret = 1;
-	char err[512];
+	char err[512], *tmp = NULL;
+	const char *path = output;
+	struct stat st;
 	pid_t pid = 0;
 
 	libperf_init(libperf_print);
@@ -447,7 +514,29 @@ static int record(char **argv, const char *output, struct perf_event_attr *a,
 	}
 	if (open_events(&r, a, pid, t, pages))
 		goto out;
-	r.w = rvctr_writer__open(output, a, &name, 1, err, sizeof(err));
+	/*
+	 * ^C, kill: stop, finish the file and keep it (the workload gets its
+	 * own ^C).  Caught from before the temporary file exists: none of
+	 * them leaves it behind.
+	 */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/*
+	 * A regular file is written under a temporary name and renamed when
+	 * complete (as convert does): a failed record leaves no partial file
+	 * under the name, and an earlier one stays.  Anything else (-, a
+	 * FIFO, a device) is written in place.
+	 */
+	if (strcmp(output, "-") && (stat(output, &st) || S_ISREG(st.st_mode))) {
+		tmp = temp_output(output, err, sizeof(err));
+		if (!tmp) {
+			error("%s", err);
+			goto out;
+		}
+		path = tmp;
+	}
+	r.w = rvctr_writer__open(path, a, &name, 1, err, sizeof(err));
 	if (!r.w) {
 		error("%s", err);
 		goto out;
@@ -460,10 +549,6 @@ static int record(char **argv, const char *output, struct perf_event_attr *a,
 		synth_all(&r);
 	if (pid && !t->cpus)
 		write_comm(&r, pid, argv[0]);
-	/* ^C, kill: stop, finish the file (the workload gets its own ^C) */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 	if (t->pid || t->cpus)
 		perf_evlist__enable(r.evlist);
 	if (go >= 0) {
@@ -486,6 +571,13 @@ out:
 	}
 	if (r.w && rvctr_writer__close(r.w, err, sizeof(err)))
 		ret = error("%s", err);
+	if (tmp) {
+		if (!ret && rename(tmp, output))
+			ret = error("%s: %s", output, strerror(errno));
+		if (ret)
+			unlink(tmp);
+		free(tmp);
+	}
 	if (r.evlist) {
 		perf_evlist__munmap(r.evlist);
 		perf_evlist__close(r.evlist);
@@ -540,7 +632,11 @@ int cmd_record(int argc, char **argv)
 				return error("-p: '%s' is not a process id", optarg);
 			break;
 		case 'a': t.cpus = ""; break;
-		case 'C': t.cpus = optarg; break;
+		case 'C':
+			if (check_cpus(optarg))
+				return 1;
+			t.cpus = optarg;
+			break;
 		case 'F':
 			freq = strtoull(optarg, &end, 0);
 			if (*end || !freq)
@@ -574,12 +670,12 @@ int cmd_record(int argc, char **argv)
 		attr.freq = 1;
 		attr.sample_freq = freq;
 	}
-	if (t.pid || t.cpus) {
-		/* nothing to exec: enable at once (in record()) */
+	/* nothing to exec: enable at once (in record()) */
+	if (t.pid || t.cpus)
 		attr.enable_on_exec = 0;
-		/* -p maps a buffer per thread: the kernel refuses inherit there */
+	/* system-wide events count every task: nothing to inherit */
+	if (t.cpus)
 		attr.inherit = 0;
-	}
 	/* system-wide: which CPU each sample came from, as perf record -a */
 	if (t.cpus)
 		attr.sample_type |= PERF_SAMPLE_CPU;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <rvctr/perfscript.h>
 
@@ -29,16 +30,39 @@ const char *rvctr_perf_branch_type_name(unsigned int type)
 	return type < PERF_BR_MAX && names[type] ? names[type] : "-";
 }
 
+/*
+ * The map's protection as perf script --show-mmap-events prints an MMAP2
+ * (rwx, then s or p).  A record that carries none (prot and flags 0: an
+ * MMAP record, or a kernel map perf and rvctr record synthesize) is shown
+ * as perf shows an MMAP: executable unless the kernel marked it data.
+ * llvm-profgen moves a binary's base only on an executable map.
+ */
+static void mmap_perm(char *p, const struct rvctr_mmap *m)
+{
+	if (!m->prot && !m->flags) {
+		memcpy(p, m->misc & PERF_RECORD_MISC_MMAP_DATA ? "r--p" : "r-xp", 5);
+		return;
+	}
+	p[0] = m->prot & PROT_READ ? 'r' : '-';
+	p[1] = m->prot & PROT_WRITE ? 'w' : '-';
+	p[2] = m->prot & PROT_EXEC ? 'x' : '-';
+	p[3] = m->flags & MAP_SHARED ? 's' : 'p';
+	p[4] = 0;
+}
+
 int rvctr_perfscript__format_mmap(char *buf, size_t len, const struct rvctr_mmap *m,
 				  const char *comm)
 {
+	char perm[5];
+	int n;
+
+	mmap_perm(perm, m);
 	/* llvm-profgen matches this with a regular expression: keep the shape */
 	/* pids are signed: the kernel's maps belong to pid -1 */
-	int n = snprintf(buf, len, "%16s %6d %24s PERF_RECORD_MMAP2 %d/%d: [%#" PRIx64 "(%#"
-			 PRIx64 ") @ %#" PRIx64 " 00:00 0 0]: r-xp %s\n", comm ? comm : ":-1",
-			 (int32_t)m->pid, "0.000000:", (int32_t)m->pid, (int32_t)m->tid, m->start,
-			 m->len, m->pgoff, m->filename);
-
+	n = snprintf(buf, len, "%16s %6d %24s PERF_RECORD_MMAP2 %d/%d: [%#" PRIx64 "(%#"
+		     PRIx64 ") @ %#" PRIx64 " 00:00 0 0]: %s %s\n", comm ? comm : ":-1",
+		     (int32_t)m->pid, "0.000000:", (int32_t)m->pid, (int32_t)m->tid, m->start,
+		     m->len, m->pgoff, perm, m->filename);
 	return n < 0 || (size_t)n >= len ? -1 : n;
 }
 

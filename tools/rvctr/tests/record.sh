@@ -11,6 +11,14 @@ if $R record --help | grep -q 'built without libperf'; then
 	done_testing
 	exit
 fi
+# appears DIR: wait (up to 10 s) until something is in DIR
+appears() {
+	local i
+	for i in $(seq 100); do
+		[ -n "$(ls -A "$1")" ] && return
+		sleep 0.1
+	done
+}
 work='i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done'
 if ! $R record -e task-clock -c 100000 -o "$T_DIR/r.data" -- sh -c "$work" >"$T_LOG" 2>&1; then
 	if grep -qi 'permission\|not permitted\|paranoid' "$T_LOG"; then
@@ -69,6 +77,21 @@ fi
 $R record -e task-clock -o "$T_DIR/s.data" -- sh -c 'exit 7' >/dev/null 2>&1
 rc=$?
 [ $rc -eq 7 ] && ok "record exits with the workload's status" || not_ok "record status $rc, workload 7"
+# -C: a bad CPU list is an error before anything runs, never a silent
+# other set of CPUs (libperf reads "0,x" as 0 and "0-" as 0)
+for list in x 0,x 0- 0,,1 1-0 '' 0-1x 99999; do
+	$R record -e task-clock -C "$list" -o "$T_DIR/badc.data" -- touch "$T_DIR/ran" >"$T_LOG" 2>&1
+	rc=$?
+	[ $rc -ne 0 ] && [ ! -e "$T_DIR/ran" ] && [ ! -e "$T_DIR/badc.data" ] &&
+		grep -q "rvctr: -C: .*'$list'" "$T_LOG" &&
+		ok "record -C '$list': $(head -1 "$T_LOG")" ||
+		{ not_ok "record -C '$list': status $rc, should be refused"; sed 's/^/# /' "$T_LOG" | head -3; }
+	rm -f "$T_DIR/ran" "$T_DIR/badc.data"
+done
+$R record -C 0 -p 1 -o "$T_DIR/badc.data" >"$T_LOG" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q usage "$T_LOG" && ok "record -C with -p: usage, status 2" ||
+	not_ok "record -C with -p: status $rc"
 check "record -F 1000" $R record -e task-clock -F 1000 -o "$T_DIR/f.data" -- sleep 0.1
 if command -v perf >/dev/null; then
 	sh -c "$work" &
@@ -81,25 +104,126 @@ if command -v perf >/dev/null; then
 		{ not_ok "record -p: status $rc, $n samples"; sed 's/^/# /' "$T_LOG" | head -5; }
 	perf script -i "$T_DIR/p.data" 2>/dev/null | grep -q "^ *sh *$wl .*(/" &&
 		ok "record -p: its maps from /proc resolve the samples" || not_ok "record -p: no maps"
+	# -p follows what the process starts after the attach (perf record -p
+	# inherits): a child process, and a thread where python3 is, started
+	# once record has its output file (it opens the events before)
+	mkdir "$T_DIR/late" "$T_DIR/thr"
+	sh -c "n=0; while [ -z \"\$(ls -A '$T_DIR/late')\" ] && [ \$n -lt 100 ]; do
+		sleep 0.1; n=\$((n + 1)); done; sleep 0.3; ($work) & wait" &
+	wl=$!
+	$R record -e task-clock -c 100000 -o "$T_DIR/late/late.data" -p $wl >"$T_LOG" 2>&1
+	rc=$?
+	wait $wl
+	n=$(perf script -F pid -i "$T_DIR/late/late.data" 2>/dev/null | awk -v p=$wl '$1 != p' | wc -l)
+	[ $rc -eq 0 ] && [ "$n" -gt 0 ] && ok "record -p: $n samples of a child forked after the attach" ||
+		{ not_ok "record -p: status $rc, $n samples of a child forked after the attach"
+		  sed 's/^/# /' "$T_LOG" | head -5; }
+	if command -v python3 >/dev/null && python3 -c 'import threading' 2>/dev/null; then
+		python3 -c '
+import os, sys, threading, time
+for i in range(100):
+    if os.listdir(sys.argv[1]):
+        break
+    time.sleep(0.1)
+time.sleep(0.3)
+def work():
+    i = 0
+    while i < 3000000:
+        i += 1
+t = threading.Thread(target=work)
+t.start()
+t.join()' "$T_DIR/thr" &
+		wl=$!
+		$R record -e task-clock -c 100000 -o "$T_DIR/thr/thr.data" -p $wl >"$T_LOG" 2>&1
+		rc=$?
+		wait $wl
+		n=$(perf script -F pid,tid -i "$T_DIR/thr/thr.data" 2>/dev/null |
+			awk -v p=$wl '$1 == p "/" p { next } index($1, p "/") == 1' | wc -l)
+		[ $rc -eq 0 ] && [ "$n" -gt 0 ] &&
+			ok "record -p: $n samples of a thread started after the attach" ||
+			{ not_ok "record -p: status $rc, $n samples of a thread started after the attach"
+			  sed 's/^/# /' "$T_LOG" | head -5; }
+	else
+		skip "record -p: a thread started after the attach" "no python3"
+	fi
+	# -C: only the CPUs listed
+	if $R record -e task-clock -C 0 -o "$T_DIR/c.data" -- sh -c "$work" >"$T_LOG" 2>&1; then
+		cpus=$(perf script -F cpu -i "$T_DIR/c.data" 2>/dev/null | tr -d ' []' | sort -u | tr '\n' ' ')
+		[ "$cpus" = "000 " ] && ok "record -C 0: samples of CPU 0 only" ||
+			not_ok "record -C 0: samples of CPUs '$cpus'"
+		online=$(cat /sys/devices/system/cpu/online)
+		check "record -C $online (the online CPUs)" \
+			$R record -e task-clock -C "$online" -o "$T_DIR/c.data" -- true
+	else
+		skip "record -C 0" "not permitted here: $(head -1 "$T_LOG")"
+	fi
 	if $R record -e task-clock -a -o "$T_DIR/a.data" -- sleep 0.2 >"$T_LOG" 2>&1; then
 		check "record -a: perf reads it" sh -c "perf script -F comm,tid -i '$T_DIR/a.data' | grep -q ."
 	else
 		skip "record -a" "not permitted here: $(head -1 "$T_LOG")"
 	fi
-	# killed with SIGKILL mid-way: the header written while recording holds
-	$R record -e task-clock -c 100000 -o "$T_DIR/k.data" -- sh -c "$work; $work; $work" \
+	# the output is written under a temporary name next to it and renamed
+	# when the recording is complete
+	mkdir "$T_DIR/k"
+	$R record -e task-clock -c 100000 -o "$T_DIR/k/k.data" -- sh -c "$work; $work; $work" \
 		>/dev/null 2>&1 &
 	rec=$!
-	sleep 0.5
+	appears "$T_DIR/k"
+	sleep 0.3
 	wl=$(pgrep -P $rec)
+	tmp=$(ls -A "$T_DIR/k")
+	[[ $tmp == .k.data.* ]] && ok "while recording, the output is a temporary file ($tmp)" ||
+		not_ok "while recording, '$tmp' in the output's directory, want .k.data.* only"
+	# killed with SIGKILL mid-way: the header written while recording holds,
+	# in the temporary file; nothing under the output's name
 	kill -9 $rec
 	wait $rec 2>/dev/null
-	n=$(perf script -i "$T_DIR/k.data" 2>/dev/null | wc -l)
-	[ "$n" -gt 0 ] && ok "record killed with SIGKILL: perf reads $n samples" ||
-		not_ok "record killed: perf reads nothing"
+	n=$(perf script -i "$T_DIR/k/$tmp" 2>/dev/null | wc -l)
+	[ ! -e "$T_DIR/k/k.data" ] && [ "$n" -gt 0 ] &&
+		ok "record killed with SIGKILL: no k.data, perf reads $n samples in $tmp" ||
+		not_ok "record killed with SIGKILL: k.data $(ls "$T_DIR/k/k.data" 2>&1), $n samples in '$tmp'"
 	# its workload is orphaned: end it
 	[ -n "$wl" ] && kill $wl 2>/dev/null
+	# SIGTERM (workload), SIGINT (-p): stop, finish the file, rename it
+	for sig in TERM INT; do
+		d=$T_DIR/sig$sig
+		mkdir "$d"
+		if [ $sig = INT ]; then
+			sh -c "$work; $work; $work" &
+			wl=$!
+			$R record -e task-clock -c 100000 -o "$d/s.data" -p $wl >"$T_LOG" 2>&1 &
+		else
+			wl=
+			$R record -e task-clock -c 100000 -o "$d/s.data" -- sh -c "$work; $work; $work" \
+				>"$T_LOG" 2>&1 &
+		fi
+		rec=$!
+		appears "$d"
+		sleep 0.3
+		kill -$sig $rec
+		wait $rec
+		rc=$?
+		[ -n "$wl" ] && kill $wl 2>/dev/null
+		left=$(ls -A "$d" | tr '\n' ' ')
+		n=$(perf script -i "$d/s.data" 2>/dev/null | wc -l)
+		[ "$left" = "s.data " ] && [ "$n" -gt 0 ] &&
+			ok "record stopped by SIG$sig (status $rc): s.data has $n samples, nothing else left" ||
+			{ not_ok "record stopped by SIG$sig: '$left' left, $n samples"; sed 's/^/# /' "$T_LOG"; }
+	done
 fi
+# a record that fails (here a write error: a file size limit) leaves
+# neither a partial file under the output's name, nor its temporary file;
+# an earlier file of that name stays
+mkdir "$T_DIR/full"
+echo earlier >"$T_DIR/full/f.data"
+(ulimit -f 8; trap '' XFSZ; exec $R record -e task-clock -c 100000 -o "$T_DIR/full/f.data" \
+	-- sh -c "$work") >"$T_LOG" 2>&1
+rc=$?
+left=$(ls -A "$T_DIR/full" | tr '\n' ' ')
+[ $rc -ne 0 ] && [ "$left" = "f.data " ] && [ "$(cat "$T_DIR/full/f.data")" = earlier ] &&
+	grep -q 'rvctr: .*File too large' "$T_LOG" &&
+	ok "record failing to write: error, the earlier f.data kept, no temporary file" ||
+	{ not_ok "record failing to write: status $rc, '$left' left"; sed 's/^/# /' "$T_LOG" | head -5; }
 if [ -e /sys/bus/event_source/devices/cpu/caps/branches ]; then
 	check "record branch stacks" $R record -o "$T_DIR/b.data" -- sh -c "$work"
 	check "branch stacks in the recording" $R report "$T_DIR/b.data"

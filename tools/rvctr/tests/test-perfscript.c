@@ -78,6 +78,50 @@ static void vary(struct perf_branch_entry *br, unsigned int j, unsigned int how)
 	}
 }
 
+/*
+ * MMAP2 lines carry the map's protection as perf script --show-mmap-events
+ * prints it (perf_event__fprintf_mmap2): llvm-profgen moves a binary's base
+ * only on executable maps, so a data map shown as r-xp would move it.
+ * Records that carry none (MMAP, and kernel maps synthesized with prot 0)
+ * are executable unless marked data, as perf prints them ("x" or "r").
+ */
+static void test_mmap(void)
+{
+	static const struct {
+		uint32_t prot, flags;
+		uint16_t misc;
+		const char *perm;
+	} cases[] = {
+		{ 5, 2, PERF_RECORD_MISC_USER, "r-xp" },
+		{ 3, 2, PERF_RECORD_MISC_USER, "rw-p" },
+		{ 1, 2, PERF_RECORD_MISC_USER, "r--p" },
+		{ 1, 1, PERF_RECORD_MISC_USER, "r--s" },
+		{ 7, 1, PERF_RECORD_MISC_USER, "rwxs" },
+		{ 4, 2, PERF_RECORD_MISC_USER, "--xp" },
+		{ 0, 2, PERF_RECORD_MISC_USER, "---p" },	/* a PROT_NONE gap */
+		{ 0, 0, PERF_RECORD_MISC_KERNEL, "r-xp" },	/* no protection recorded */
+		{ 0, 0, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA, "r--p" },
+	};
+	struct rvctr_mmap m = { .pid = 42, .tid = 43, .start = 0x10000, .len = 0x2000,
+				.pgoff = 0x1000, .filename = "/usr/bin/a" };
+	char got[512], want[512], name[128];
+	unsigned int i;
+	int n;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		m.prot = cases[i].prot;
+		m.flags = cases[i].flags;
+		m.misc = cases[i].misc;
+		n = rvctr_perfscript__format_mmap(got, sizeof(got), &m, NULL);
+		snprintf(want, sizeof(want), "%16s %6d %24s PERF_RECORD_MMAP2 42/43: "
+			 "[0x10000(0x2000) @ 0x1000 00:00 0 0]: %s /usr/bin/a\n",
+			 ":-1", 42, "0.000000:", cases[i].perm);
+		snprintf(name, sizeof(name), "MMAP2 line, prot %u flags %u misc %#x: %s",
+			 cases[i].prot, cases[i].flags, cases[i].misc, cases[i].perm);
+		T_STREQ(n > 0 ? got : NULL, want, name);
+	}
+}
+
 int main(void)
 {
 	static const uint64_t edges[] = {
@@ -161,5 +205,6 @@ int main(void)
 	}
 	T_EQ(bad, 0, "400 samples drawn from 300, then 3000 distinct records: as printf writes them");
 	rvctr_perfscript__delete(ps);
+	test_mmap();
 	return tests_done();
 }
