@@ -494,11 +494,30 @@ static int wait_and_drain(struct recorder *r, pid_t pid, const struct target *t,
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/*
+ * As perf record does (perf_data__open()'s backup): a non-empty file of
+ * the output's name becomes NAME.old, replacing any earlier one.
+ */
+static void backup_output(const char *output)
+{
+	struct stat st;
+	char *old;
+
+	if (stat(output, &st) || !S_ISREG(st.st_mode) || !st.st_size)
+		return;
+	if (asprintf(&old, "%s.old", output) < 0)
+		return;
+	if (rename(output, old))
+		fprintf(stderr, "rvctr: warning: cannot keep %s as %s: %s\n", output, old,
+			strerror(errno));
+	free(old);
+}
+
 static int record(char **argv, const char *output, struct perf_event_attr *a,
 		  const char *name, int pages, const struct target *t, int force)
 {
 	struct recorder r = { 0 };
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
 	struct utsname uts;
 	int go = -1, status = -1, ret = 1;
 	char err[512], *tmp = NULL;
@@ -572,6 +591,8 @@ out:
 	if (r.w && rvctr_writer__close(r.w, err, sizeof(err)))
 		ret = error("%s", err);
 	if (tmp) {
+		if (!ret)
+			backup_output(output);
 		if (!ret && rename(tmp, output))
 			ret = error("%s: %s", output, strerror(errno));
 		if (ret)

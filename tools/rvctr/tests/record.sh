@@ -77,6 +77,10 @@ fi
 $R record -e task-clock -o "$T_DIR/s.data" -- sh -c 'exit 7' >/dev/null 2>&1
 rc=$?
 [ $rc -eq 7 ] && ok "record exits with the workload's status" || not_ok "record status $rc, workload 7"
+# perf record's backup: the earlier recording of the name becomes NAME.old
+cp "$T_DIR/s.data" "$T_DIR/s.first"
+$R record -e task-clock -o "$T_DIR/s.data" -- true >/dev/null 2>&1
+check "an earlier recording of the output's name is kept as NAME.old" cmp -s "$T_DIR/s.first" "$T_DIR/s.data.old"
 # -C: a bad CPU list is an error before anything runs, never a silent
 # other set of CPUs (libperf reads "0,x" as 0 and "0-" as 0)
 for list in x 0,x 0- 0,,1 1-0 '' 0-1x 99999; do
