@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "builtin.h"
 
@@ -47,22 +48,41 @@ int error(const char *fmt, ...)
 }
 
 /*
- * On a terminal progress rewrites one line; into a log (stderr not a
- * terminal, --progress) it writes whole lines, at most one per 10% or per
- * second, so the log stays readable.
+ * -b: the binary's absolute path, its directory resolved (realpath) but
+ * its own name kept, so that a symbolic link (bench -> bench.unstripped)
+ * still matches the name the recording has; a missing file is said loudly.
  */
 char *binary_path(const char *path)
 {
-	char *abs = realpath(path, NULL);
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	char *dir, *abs = NULL;
+	struct stat st;
 
+	errno = 0;
+	dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+	if (dir && *base && !stat(path, &st)) {
+		char *rdir = realpath(dir, NULL);
+
+		if (rdir && asprintf(&abs, "%s%s%s", rdir, strcmp(rdir, "/") ? "/" : "", base) < 0)
+			abs = NULL;
+		free(rdir);
+	}
+	free(dir);
 	if (abs)
 		return abs;
 	fprintf(stderr, "rvctr: warning: -b %s: %s: matched by name only, its program headers "
 		"unread; unless the recorded file is found (--symfs, --buildid-dir), addresses "
-		"are file offsets (an lld PIE's profile is 0x1000 short)\n", path, strerror(errno));
+		"are file offsets (an lld PIE's profile is 0x1000 short)\n", path,
+		errno ? strerror(errno) : "not a file name");
 	return strdup(path);
 }
 
+/*
+ * On a terminal progress rewrites one line; into a log (stderr not a
+ * terminal, --progress) it writes whole lines, at most one per 10% or per
+ * second, so the log stays readable.
+ */
 void progress__init(struct progress *p, const char *what, int forced)
 {
 	p->tty = isatty(STDERR_FILENO);

@@ -126,6 +126,13 @@ done
 grep -q "PERF_RECORD_MMAP2 .* r-xp $T_DIR/loop\$" "$T_DIR/rel.ps" &&
 	ok "-b loop: the MMAP2 names its absolute path" ||
 	not_ok "-b loop: MMAP2 $(grep -o 'r-xp .*' "$T_DIR/rel.ps" | head -1)"
+# a symbolic link keeps its own name (the name the recording has), only
+# its directory is resolved
+ln -s loop "$T_DIR/loop.link"
+(cd "$T_DIR" && $R convert -f perfscript -b ./loop.link -o link.ps s.txt 2>/dev/null)
+grep -q "PERF_RECORD_MMAP2 .* r-xp $T_DIR/loop.link\$" "$T_DIR/link.ps" &&
+	ok "-b ./loop.link (a symbolic link): the MMAP2 names the link, absolute" ||
+	not_ok "-b ./loop.link: MMAP2 $(grep -o 'r-xp .*' "$T_DIR/link.ps" | head -1)"
 # (an lld PIE, whose text is at p_vaddr = p_offset + 0x1000)
 if command -v clang-19 >/dev/null && command -v ld.lld-19 >/dev/null; then
 	mkdir "$T_DIR/lld"
