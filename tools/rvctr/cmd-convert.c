@@ -273,9 +273,18 @@ fail:
 static int run(struct convert *c, char **inputs, unsigned int nr)
 {
 	unsigned int i;
-
 	struct stat st;
 
+	/*
+	 * perf.data output holds one pid namespace: the processes of several
+	 * recordings that share a pid are kept apart (pidmap.h).  The range
+	 * outputs keep each input's processes apart themselves (sink input()).
+	 */
+	if (nr > 1 && !c->ops->input) {
+		c->pids = pidmap__new();
+		if (!c->pids)
+			return error("out of memory");
+	}
 	/*
 	 * A regular file is written under a temporary name and renamed on
 	 * success; anything else that exists (/dev/null, a FIFO, a
@@ -287,16 +296,6 @@ static int run(struct convert *c, char **inputs, unsigned int nr)
 		c->tmp = temp_output(c->output, c->err, sizeof(c->err));
 		if (!c->tmp)
 			return error("%s", c->err);
-	}
-	/*
-	 * perf.data output holds one pid namespace: the processes of several
-	 * recordings that share a pid are kept apart (pidmap.h).  The range
-	 * outputs keep each input's processes apart themselves (sink input()).
-	 */
-	if (nr > 1 && !c->ops->input) {
-		c->pids = pidmap__new();
-		if (!c->pids)
-			return error("out of memory");
 	}
 	for (i = 0; i < nr; i++)
 		if (convert_one(c, inputs[i]))

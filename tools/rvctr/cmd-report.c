@@ -36,13 +36,15 @@ static const char report_usage[] =
 	"  -h, --help           this text\n";
 
 /* The recording's arch and build ids, so symbols come from the right files. */
-static void describe_files(struct rvctr_report *r, const struct rvctr_reader *rd)
+static int describe_files(struct rvctr_report *r, const struct rvctr_reader *rd)
 {
 	unsigned int i;
 
 	rvctr_report__set_arch(r, rd ? rvctr_reader__arch(rd) : "riscv64");
 	for (i = 0; rd && i < rvctr_reader__nr_build_ids(rd); i++)
-		rvctr_report__build_id(r, rvctr_reader__build_id(rd, i));
+		if (rvctr_report__build_id(r, rvctr_reader__build_id(rd, i)))
+			return -1;
+	return 0;
 }
 
 static int report_one(struct rvctr_report *r, const char *path, const struct source_opts *so,
@@ -64,7 +66,10 @@ static int report_one(struct rvctr_report *r, const char *path, const struct sou
 	/* a recording's pids and maps are its own, not an earlier input's */
 	rvctr_report__input(r);
 	filter__input(f);
-	describe_files(r, rd);
+	if (describe_files(r, rd)) {
+		source__close(src);
+		return error("out of memory");
+	}
 	progress__init(&p, "reading", force);
 	while ((ret = source__next(src, &ev)) > 0) {
 		filter__event(f, &ev);

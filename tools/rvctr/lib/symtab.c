@@ -242,9 +242,9 @@ struct rvctr_symtab *rvctr_symtab__load_kallsyms(const char *path, char *err, si
 		char type, name[256], mod[256];
 		unsigned long long addr;
 		size_t n, m = 0;
-		int f = sscanf(line, "%llx %c %255s %255s", &addr, &type, name, mod);
+		int fields = sscanf(line, "%llx %c %255s %255s", &addr, &type, name, mod);
 
-		if (f < 3) {
+		if (fields < 3) {
 			snprintf(err, errlen, "%s: not a kallsyms file", path);
 			goto fail;
 		}
@@ -252,7 +252,7 @@ struct rvctr_symtab *rvctr_symtab__load_kallsyms(const char *path, char *err, si
 			continue;
 		n = strlen(name) + 1;
 		/* a module's symbol: "name\t[module]", kept as "name\0module\0" */
-		if (f == 4 && mod[0] == '[' && strchr(mod, ']')) {
+		if (fields == 4 && mod[0] == '[' && strchr(mod, ']')) {
 			*strchr(mod, ']') = 0;
 			m = strlen(mod + 1) + 1;
 		}
