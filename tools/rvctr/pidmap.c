@@ -137,13 +137,25 @@ void pidmap__delete(struct pidmap *pm)
 	free(pm);
 }
 
+/*
+ * A map of output pid @pid: its file (the build id when the MMAP2 has
+ * one, else the name) at its start and offset.  Not its length: the next
+ * file's (synthesized from /proc, or a vma split or grown) may differ.
+ */
 static uint64_t map_key(uint32_t pid, const struct rvctr_mmap *m)
 {
-	uint64_t h = mix(mix(mix(mix(0xcbf29ce484222325ull, pid), m->start), m->len), m->pgoff);
+	uint64_t h = mix(mix(mix(0xcbf29ce484222325ull, pid), m->start), m->pgoff);
 	const unsigned char *s;
+	unsigned int i;
 
-	for (s = (const unsigned char *)m->filename; *s; s++)
-		h = mix(h, *s);
+	if (m->build_id_size) {
+		h = mix(h, 1);
+		for (i = 0; i < m->build_id_size && i < sizeof(m->build_id); i++)
+			h = mix(h, m->build_id[i]);
+	} else {
+		for (s = (const unsigned char *)m->filename; *s; s++)
+			h = mix(h, *s);
+	}
 	return h | 1;
 }
 

@@ -32,6 +32,11 @@ synth() { "$SYNTH" "$T_DIR/$1.data" >"$T_LOG" 2>&1 || not_ok "synth-perf $1"; }
 { echo "time 50"; samples 100 2; } | synth a2
 # the same session again, with the COMM and MMAP that perf synthesizes anew
 { echo "time 50"; echo "comm 100 loop"; mmap 100 "$BIN"; samples 100 2; } | synth a3
+# ... whose map is the earlier one but for its length (the kernel's MMAP2
+# length is not /proc's; a vma split)
+{ echo "time 50"; echo "comm 100 loop"
+  printf 'mmap 100 %#x %#x %#x %s\n' "$start" $((len + 0x1000)) $((off & ~0xfff)) "$BIN"
+  samples 100 2; } | synth a4
 # boot 2's next file: its pid 100 (written as 4194304) goes on
 { echo "time 50"; samples 100 4; } | synth b2
 
@@ -72,7 +77,7 @@ for fmt in perf spe; do
 		fi
 	done
 	# no collision, or the same session: pids kept, no warning
-	for b in c a2 a3; do
+	for b in c a2 a3 a4; do
 		check "-f $fmt: a then $b" \
 			"$R" convert -f "$fmt" -o "$T_DIR/a$b.$fmt" "$T_DIR/a.data" "$T_DIR/$b.data"
 		grep -q "warning" "$T_LOG" && not_ok "-f $fmt: a then $b: $(head -3 "$T_LOG")" ||
