@@ -23,8 +23,7 @@ struct out_id {
 /* An id of the current input: its output id, or still undecided. */
 struct cur_id {
 	uint32_t out;
-	int pending;
-	const char *why;		/* pending: a COMM agreed */
+	int pending;			/* a COMM agreed: its map or sample decides */
 };
 
 /* Open addressing on 64-bit keys; key 0 is free. */
@@ -210,7 +209,12 @@ static int remap(struct pidmap *pm, uint32_t in_id, uint32_t pid, int thread, co
 {
 	uint32_t o;
 
-	while (out(pm, pm->next) || fixed(pm->next))
+	/*
+	 * Ids in use (an input's own pids from PID_MAX_LIMIT up) are skipped.
+	 * next only grows from PID_MAX_LIMIT: it would reach NO_PID (0 is
+	 * below) only after 2^32 - PID_MAX_LIMIT ids, each one in memory.
+	 */
+	while (out(pm, pm->next))
 		pm->next++;
 	o = pm->next++;
 	fprintf(stderr, "rvctr: warning: %s: %s %u is not the earlier input's %s %u (%s); "
