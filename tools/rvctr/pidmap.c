@@ -23,8 +23,7 @@ struct out_id {
 /* An id of the current input: its output id, or still undecided. */
 struct cur_id {
 	uint32_t out;
-	int pending;
-	const char *why;		/* pending: a COMM agreed */
+	int pending;			/* a COMM agreed: its map or sample decides */
 };
 
 /* Open addressing on 64-bit keys; key 0 is free. */
@@ -37,6 +36,7 @@ struct table {
 struct pidmap {
 	struct table out;		/* output id + 1 -> struct out_id */
 	struct table cur;		/* input id + 1 -> struct cur_id */
+	struct table latest;		/* input id + 1 -> its latest output id */
 	struct table maps;		/* hash of (output pid, map) -> nothing */
 	struct rvctr_event *held;	/* records of pending processes */
 	size_t nr_held, held_cap;
@@ -118,6 +118,7 @@ struct pidmap *pidmap__new(void)
 		return NULL;
 	pm->out.valsize = sizeof(struct out_id);
 	pm->cur.valsize = sizeof(struct cur_id);
+	pm->latest.valsize = sizeof(uint32_t);
 	pm->maps.valsize = 0;
 	pm->next = PID_MAX_LIMIT;
 	return pm;
@@ -129,18 +130,31 @@ void pidmap__delete(struct pidmap *pm)
 		return;
 	table_free(&pm->out);
 	table_free(&pm->cur);
+	table_free(&pm->latest);
 	table_free(&pm->maps);
 	free(pm->held);
 	free(pm);
 }
 
+/*
+ * A map of output pid @pid: its file (the build id when the MMAP2 has
+ * one, else the name) at its start and offset.  Not its length: the next
+ * file's (synthesized from /proc, or a vma split or grown) may differ.
+ */
 static uint64_t map_key(uint32_t pid, const struct rvctr_mmap *m)
 {
-	uint64_t h = mix(mix(mix(mix(0xcbf29ce484222325ull, pid), m->start), m->len), m->pgoff);
+	uint64_t h = mix(mix(mix(0xcbf29ce484222325ull, pid), m->start), m->pgoff);
 	const unsigned char *s;
+	unsigned int i;
 
-	for (s = (const unsigned char *)m->filename; *s; s++)
-		h = mix(h, *s);
+	if (m->build_id_size) {
+		h = mix(h, 1);
+		for (i = 0; i < m->build_id_size && i < sizeof(m->build_id); i++)
+			h = mix(h, m->build_id[i]);
+	} else {
+		for (s = (const unsigned char *)m->filename; *s; s++)
+			h = mix(h, *s);
+	}
 	return h | 1;
 }
 
@@ -160,14 +174,28 @@ static struct out_id *out(struct pidmap *pm, uint32_t id)
 	return table_find(&pm->out, (uint64_t)id + 1);
 }
 
+/*
+ * The output id that input id @id was written as last (by the latest
+ * input that had it), or NO_PID.  A later input's @id is that process or
+ * thread going on, or another one; never an earlier one than that.
+ */
+static uint32_t latest(struct pidmap *pm, uint32_t id)
+{
+	uint32_t *l = table_find(&pm->latest, (uint64_t)id + 1);
+
+	return l ? *l : NO_PID;
+}
+
 /* @in_id of this input is output id @o (of process @pid). */
 static int assign(struct pidmap *pm, uint32_t in_id, uint32_t o, uint32_t pid)
 {
 	struct cur_id *c = table_add(&pm->cur, (uint64_t)in_id + 1);
 	struct out_id *e = table_add(&pm->out, (uint64_t)o + 1);
+	uint32_t *l = table_add(&pm->latest, (uint64_t)in_id + 1);
 
-	if (!c || !e)
+	if (!c || !e || !l)
 		return -1;
+	*l = o;
 	c->out = o;
 	c->pending = 0;
 	e->input = pm->input;
@@ -181,7 +209,12 @@ static int remap(struct pidmap *pm, uint32_t in_id, uint32_t pid, int thread, co
 {
 	uint32_t o;
 
-	while (out(pm, pm->next) || fixed(pm->next))
+	/*
+	 * Ids in use (an input's own pids from PID_MAX_LIMIT up) are skipped.
+	 * next only grows from PID_MAX_LIMIT: it would reach NO_PID (0 is
+	 * below) only after 2^32 - PID_MAX_LIMIT ids, each one in memory.
+	 */
+	while (out(pm, pm->next))
 		pm->next++;
 	o = pm->next++;
 	fprintf(stderr, "rvctr: warning: %s: %s %u is not the earlier input's %s %u (%s); "
@@ -190,10 +223,15 @@ static int remap(struct pidmap *pm, uint32_t in_id, uint32_t pid, int thread, co
 	return assign(pm, in_id, o, thread ? pid : o);
 }
 
-/* Keep @in_id as it is. */
-static int keep(struct pidmap *pm, uint32_t in_id, uint32_t pid)
+/*
+ * @in_id goes on as the output id it was written as last, or, new, as
+ * itself (of process @pid; NO_PID: it is a process).
+ */
+static int go_on(struct pidmap *pm, uint32_t in_id, uint32_t pid)
 {
-	return assign(pm, in_id, in_id, pid);
+	uint32_t o = latest(pm, in_id);
+
+	return assign(pm, in_id, o == NO_PID ? in_id : o, pid);
 }
 
 enum kind { K_OTHER, K_COMM, K_MMAP, K_FORK };
@@ -204,22 +242,26 @@ enum kind { K_OTHER, K_COMM, K_MMAP, K_FORK };
  */
 static int decide_process(struct pidmap *pm, uint32_t p, enum kind k, const struct rvctr_event *ev)
 {
+	uint32_t o = latest(pm, p);
 	struct out_id *e;
 	struct cur_id *c;
 
 	if (fixed(p))
-		return keep(pm, p, p) ? -1 : 1;
-	e = out(pm, p);
-	if (!e)
-		return keep(pm, p, p) ? -1 : 1;
-	if (e->input == pm->input)
-		return remap(pm, p, p, 0, "its pid is taken") ? -1 : 1;
+		return go_on(pm, p, NO_PID) ? -1 : 1;
+	if (o == NO_PID) {
+		/* new: its own pid, unless that was handed out to another */
+		if (out(pm, p))
+			return remap(pm, p, p, 0, "its pid is taken") ? -1 : 1;
+		return go_on(pm, p, NO_PID) ? -1 : 1;
+	}
+	/* the latest input's process (this input's would be decided) */
+	e = out(pm, o);
 	switch (k) {
 	case K_FORK:
 		return remap(pm, p, p, 0, "a new process (FORK)") ? -1 : 1;
 	case K_MMAP:
-		if (!e->has_maps || table_find(&pm->maps, map_key(p, &ev->mmap)))
-			return keep(pm, p, p) ? -1 : 1;
+		if (!e->has_maps || table_find(&pm->maps, map_key(o, &ev->mmap)))
+			return go_on(pm, p, NO_PID) ? -1 : 1;
 		return remap(pm, p, p, 0, "another first map") ? -1 : 1;
 	case K_COMM:
 		if (ev->comm.tid == p && e->comm[0] &&
@@ -236,7 +278,7 @@ static int decide_process(struct pidmap *pm, uint32_t p, enum kind k, const stru
 		return 0;
 	default:
 		/* a sample or an exec first: the same recording goes on */
-		return keep(pm, p, p) ? -1 : 1;
+		return go_on(pm, p, NO_PID) ? -1 : 1;
 	}
 }
 
@@ -246,22 +288,22 @@ static int decide_thread(struct pidmap *pm, uint32_t p, uint32_t t, int fork)
 	uint32_t op = cur(pm, p)->out;
 	struct cur_id *c;
 	struct out_id *e;
+	uint32_t o;
 
 	if (t == p || fixed(t))
 		return 0;
 	c = cur(pm, t);
 	if (c && !c->pending)
 		return 0;
-	e = out(pm, t);
-	if (!e)
-		return keep(pm, t, op);
-	if (e->input == pm->input)
-		return remap(pm, t, op, 1, "its tid is taken");
+	o = latest(pm, t);
+	if (o == NO_PID)
+		return out(pm, t) ? remap(pm, t, op, 1, "its tid is taken") : go_on(pm, t, op);
+	e = out(pm, o);
 	if (fork)
 		return remap(pm, t, op, 1, "a new thread (FORK)");
 	if (e->pid != op)
 		return remap(pm, t, op, 1, "of another process");
-	return keep(pm, t, op);
+	return go_on(pm, t, op);
 }
 
 static uint32_t tr(struct pidmap *pm, uint32_t id)
@@ -332,7 +374,7 @@ static int release(struct pidmap *pm, uint32_t p, const char *why, pidmap_emit_f
 	size_t i, j = 0;
 	int ret = 0;
 
-	if (why ? remap(pm, p, p, 0, why) : keep(pm, p, p))
+	if (why ? remap(pm, p, p, 0, why) : go_on(pm, p, NO_PID))
 		return -1;
 	for (i = 0; i < pm->nr_held; i++) {
 		struct rvctr_event *h = &pm->held[i];
@@ -441,13 +483,14 @@ int pidmap__event(struct pidmap *pm, const struct rvctr_event *ev, pidmap_emit_f
 	p = owner(ev);
 	c = cur(pm, p);
 	if (c && c->pending) {
-		struct out_id *e = out(pm, p);
+		uint32_t o = latest(pm, p);
+		struct out_id *e = out(pm, o);
 
 		/* a COMM agreed: the first map or a sample decides */
 		if (k == K_COMM || ev->type == PERF_RECORD_FORK)
 			return hold(pm, ev);
 		ret = release(pm, p, k == K_MMAP && e && e->has_maps &&
-			      !table_find(&pm->maps, map_key(p, &ev->mmap)) ?
+			      !table_find(&pm->maps, map_key(o, &ev->mmap)) ?
 			      "another first map" : NULL, emit, arg);
 		if (ret)
 			return ret;

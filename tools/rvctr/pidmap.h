@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Pids of several recordings merged into one perf.data (convert -f perf,
- * spe).  A pid that an earlier input also used is the same process when
- * its history agrees (a later file of the same session: its first record
- * is a sample, or its COMM and first MMAP are the earlier ones); else it
- * is another process (another boot or machine) and is written as an
- * unused pid, PID_MAX_LIMIT (4194304) and up, which no Linux process can
- * have.  Its threads' ids and every record (COMM, MMAP, FORK, EXIT,
- * samples) follow.  A process's COMM and FORK records are held back until
+ * spe).  A pid that an earlier input also used is compared with the
+ * latest such input's process: it is that process going on, with its
+ * output pid, when its history agrees (a later file of the same session:
+ * its first record is a sample, or its COMM and first MMAP, by file,
+ * start and offset, are that process's); else it is another process
+ * (another boot or machine) and is written as an unused pid,
+ * PID_MAX_LIMIT (4194304) and up, which no Linux process can have.  So
+ * is a pid new to the merge whose value was handed out already (an
+ * output merged again).  Its threads' ids and every record (COMM, MMAP,
+ * FORK, EXIT, samples) follow.  A process's COMM and FORK records are held back until
  * its first MMAP or sample (at most to the end of the round) decides.
  */
 #ifndef RVCTR_PIDMAP_H
