@@ -179,10 +179,8 @@ static int check_snapshot_ctl(struct convert *c, const char *path, uint64_t ctl,
  */
 static void drop_not_taken(struct convert *c, struct source *src, struct rvctr_sample *s)
 {
-	if ((!c->ops->ranges && !c->ops->taken_only) || !source__ntbr(src))
-		return;
-	s->nr_branches = rvctr_brstack__taken_only(s->branches, s->nr_branches, c->taken);
-	s->branches = c->taken;
+	if (c->ops->ranges || c->ops->taken_only)
+		source__drop_not_taken(src, s, c->taken);
 }
 
 static void print_warnings(const char *path, const struct rvctr_reader *r)
@@ -257,6 +255,7 @@ static int convert_one(struct convert *c, const char *path)
 		goto sink_failed;
 	progress__done(&p);
 	print_warnings(path, r);
+	source__warn_ambiguous(src, path);
 	if (ret < 0) {
 		snprintf(c->err, sizeof(c->err), "%s: %s", path, source__error(src));
 		goto fail;

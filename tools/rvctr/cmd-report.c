@@ -50,6 +50,7 @@ static int describe_files(struct rvctr_report *r, const struct rvctr_reader *rd)
 static int report_one(struct rvctr_report *r, const char *path, const struct source_opts *so,
 		      struct filter *f, int force)
 {
+	static struct perf_branch_entry taken[RVCTR_MAX_BRANCHES];
 	const struct rvctr_reader *rd;
 	struct rvctr_event ev;
 	struct progress p;
@@ -74,8 +75,12 @@ static int report_one(struct rvctr_report *r, const char *path, const struct sou
 	while ((ret = source__next(src, &ev)) > 0) {
 		filter__event(f, &ev);
 		if (ev.type == PERF_RECORD_SAMPLE) {
-			rvctr_report__set_ntbr(r, source__ntbr(src));
-			if (filter__keep(f, &ev.sample) && rvctr_report__sample(r, &ev.sample)) {
+			int keep = filter__keep(f, &ev.sample);
+
+			if (keep)
+				rvctr_report__not_taken(r, source__drop_not_taken(src, &ev.sample,
+										  taken));
+			if (keep && rvctr_report__sample(r, &ev.sample)) {
 				ret = error("out of memory");
 				break;
 			}
@@ -92,6 +97,7 @@ static int report_one(struct rvctr_report *r, const char *path, const struct sou
 	progress__done(&p);
 	for (i = 0; rd && i < rvctr_reader__nr_warnings(rd); i++)
 		fprintf(stderr, "rvctr: warning: %s: %s\n", path, rvctr_reader__warning(rd, i));
+	source__warn_ambiguous(src, path);
 	if (ret < 0)
 		ret = error("%s: %s", path, source__error(src));
 	source__close(src);

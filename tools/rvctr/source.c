@@ -23,6 +23,8 @@ struct source {
 	struct rvctr_snapshot_reader *snap;
 	struct rvctr_snapshot cur;
 	struct perf_branch_entry br[RISCV_CTR_DEPTH_MAX];
+	uint8_t nt[RISCV_CTR_DEPTH_MAX];	/* br[i] came from a TYPE 4 entry */
+	uint64_t ambiguous;		/* records guessed not taken */
 	struct rvctr_mmap binmap;
 	int pending;			/* synthetic COMM/MMAP2 left to emit */
 	uint64_t seq;
@@ -245,8 +247,8 @@ static int snapshot_event(struct source *s, struct rvctr_event *ev)
 		if (riscv_ctr_valid(s->cur.entries[n].source) &&
 		    riscv_ctr_type(s->cur.entries[n].data) == CTRDATA_TYPE_NONTAKEN_BRANCH)
 			s->ctl_seen |= CTRCTL_NTBREN;
-	n = riscv_ctr_stack_to_perf(s->cur.entries, s->cur.nr, s->o.has_misp,
-				    RVCTR_SNAPSHOT_BST, s->br);
+	n = riscv_ctr_stack_to_perf_nt(s->cur.entries, s->cur.nr, s->o.has_misp,
+				       RVCTR_SNAPSHOT_BST, s->br, s->nt);
 	memset(ev, 0, sizeof(*ev));
 	ev->type = PERF_RECORD_SAMPLE;
 	smp->pid = smp->tid = s->o.pid;
@@ -307,20 +309,47 @@ uint64_t source__snapshot_ctl(const struct source *s)
 	return s->ctl_seen;
 }
 
-int source__ntbr(const struct source *s)
+uint64_t source__drop_not_taken(struct source *s, struct rvctr_sample *smp,
+				struct perf_branch_entry *out)
 {
-	unsigned int i;
+	const uint8_t *nt = NULL;
+	uint64_t n;
 
-	if (!s->reader)
-		return !!(s->ctl_seen & CTRCTL_NTBREN);
-	for (i = 0; i < rvctr_reader__nr_attrs(s->reader); i++)
-		if (rvctr_brstack__has_ntbr(rvctr_reader__attr(s->reader, i),
-					    rvctr_reader__arch(s->reader)))
-			return 1;
-	return 0;
+	if (!s->reader) {
+		if (smp->branches != s->br)
+			return 0;
+		nt = s->nt;
+	} else if (smp->attr >= rvctr_reader__nr_attrs(s->reader) ||
+		   !rvctr_brstack__has_ntbr(rvctr_reader__attr(s->reader, smp->attr),
+					    rvctr_reader__arch(s->reader))) {
+		return 0;
+	}
+	n = rvctr_brstack__taken_only(smp->branches, smp->nr_branches, nt, out,
+				      &s->ambiguous);
+	if (n == smp->nr_branches)
+		return 0;
+	n = smp->nr_branches - n;
+	smp->nr_branches -= n;
+	smp->branches = out;
+	return n;
+}
+
+uint64_t source__nr_ambiguous(const struct source *s)
+{
+	return s->ambiguous;
 }
 
 int source__is_snapshot(const struct source *s)
 {
 	return !s->reader;
+}
+
+void source__warn_ambiguous(const struct source *s, const char *path)
+{
+	if (!s->ambiguous)
+		return;
+	fprintf(stderr, "rvctr: warning: %s: %llu records of ctr_ntbr events were COND to "
+		"4 bytes on and taken as not taken; a taken compressed branch over one "
+		"16-bit instruction looks the same, so some may have been taken\n", path,
+		(unsigned long long)s->ambiguous);
 }

@@ -36,11 +36,17 @@ int source__is_snapshot(const struct source *s);
  */
 uint64_t source__snapshot_ctl(const struct source *s);
 /*
- * May the samples read so far hold not-taken records (rvctr/brstack.h)?
- * perf.data: an event was recorded with ctr_ntbr; snapshots: NTBREN in
- * source__snapshot_ctl().  Their COND records to the next instruction
- * are then not-taken ones (rvctr_brstack__not_taken()).
+ * Take @smp's not-taken records (rvctr/brstack.h) out: its branches are
+ * then the taken ones, copied to @out (RVCTR_MAX_BRANCHES entries).
+ * Returns how many were taken out.  Snapshots: exactly the TYPE 4
+ * entries.  perf.data: only if @smp's own event was recorded with
+ * ctr_ntbr, the records rvctr_brstack__not_taken() says may be; the
+ * ambiguous ones (COND to 4 bytes on) are counted, source__nr_ambiguous().
  */
-int source__ntbr(const struct source *s);
+uint64_t source__drop_not_taken(struct source *s, struct rvctr_sample *smp,
+				struct perf_branch_entry *out);
+uint64_t source__nr_ambiguous(const struct source *s);
+/* The warning for source__nr_ambiguous() records of @path, if any. */
+void source__warn_ambiguous(const struct source *s, const char *path);
 
 #endif /* RVCTR_SOURCE_H */

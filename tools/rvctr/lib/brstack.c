@@ -73,18 +73,35 @@ int rvctr_brstack__ctl_complete(uint64_t sctrctl, char *why, size_t whylen)
 	return 1;
 }
 
+/*
+ * ctr_ntbr gives a not-taken branch type COND and the next instruction as
+ * its target.  2 bytes on is a not-taken compressed branch: no 32-bit
+ * branch targets its own second half.  4 bytes on is a not-taken 32-bit
+ * branch, or a taken compressed one skipping a 16-bit instruction (c.beqz
+ * over one RVC instruction); which, only the instruction at from says.
+ */
 int rvctr_brstack__not_taken(const struct perf_branch_entry *e)
 {
-	return e->type == PERF_BR_COND && (e->to - e->from == 2 || e->to - e->from == 4);
+	if (e->type != PERF_BR_COND)
+		return 0;
+	if (e->to - e->from == 2)
+		return 1;
+	return e->to - e->from == 4 ? RVCTR_BRSTACK_AMBIGUOUS : 0;
 }
 
 uint64_t rvctr_brstack__taken_only(const struct perf_branch_entry *in, uint64_t nr,
-				   struct perf_branch_entry *out)
+				   const uint8_t *not_taken, struct perf_branch_entry *out,
+				   uint64_t *ambiguous)
 {
 	uint64_t i, n = 0;
+	int nt;
 
-	for (i = 0; i < nr; i++)
-		if (!rvctr_brstack__not_taken(&in[i]))
+	for (i = 0; i < nr; i++) {
+		nt = not_taken ? not_taken[i] : rvctr_brstack__not_taken(&in[i]);
+		if (nt == RVCTR_BRSTACK_AMBIGUOUS && ambiguous)
+			(*ambiguous)++;
+		if (!nt)
 			out[n++] = in[i];
+	}
 	return n;
 }

@@ -53,6 +53,13 @@ unsigned int riscv_ctr_stack_to_perf(const struct riscv_ctr_raw *raw,
 				     unsigned int nr, bool has_misp, u64 bst,
 				     struct perf_branch_entry *out)
 {
+	return riscv_ctr_stack_to_perf_nt(raw, nr, has_misp, bst, out, NULL);
+}
+
+unsigned int riscv_ctr_stack_to_perf_nt(const struct riscv_ctr_raw *raw,
+					unsigned int nr, bool has_misp, u64 bst,
+					struct perf_branch_entry *out, u8 *not_taken)
+{
 	struct riscv_ctr_tmpl t;
 	unsigned int i, n = 0;
 	int ret;
@@ -63,8 +70,12 @@ unsigned int riscv_ctr_stack_to_perf(const struct riscv_ctr_raw *raw,
 				     raw[i].data, &out[n]);
 		if (ret == RISCV_CTR_END)
 			break;
-		if (ret == RISCV_CTR_OK)
-			n++;
+		if (ret != RISCV_CTR_OK)
+			continue;
+		if (not_taken)
+			not_taken[n] = riscv_ctr_type(raw[i].data) ==
+				       CTRDATA_TYPE_NONTAKEN_BRANCH;
+		n++;
 	}
 	return n;
 }

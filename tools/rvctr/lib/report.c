@@ -36,8 +36,7 @@ struct rvctr_report {
 	struct rvctr_table *funcs;	/* key (dso, function address) */
 	uint64_t by_type[16];		/* perf_branch_entry.type is 4 bits */
 	uint64_t branches, samples, mispred, predicted, with_cycles;
-	int ntbr;			/* samples may hold not-taken records */
-	uint64_t not_taken;		/* those, not counted as branches */
+	uint64_t not_taken;		/* not-taken records, not counted as branches */
 	uint16_t machine;		/* EM_* of HEADER_ARCH, 0 if unknown */
 	uint64_t kernel_text;		/* runtime address of kernel_ref, from its MMAP */
 	char kernel_ref[64];		/* perf's ref_reloc_sym: _text, or _stext */
@@ -361,9 +360,9 @@ static int add_branch(struct rvctr_report *r, uint32_t pid, const struct perf_br
 	return 0;
 }
 
-void rvctr_report__set_ntbr(struct rvctr_report *r, int ntbr)
+void rvctr_report__not_taken(struct rvctr_report *r, uint64_t n)
 {
-	r->ntbr = ntbr;
+	r->not_taken += n;
 }
 
 int rvctr_report__sample(struct rvctr_report *r, const struct rvctr_sample *s)
@@ -371,14 +370,9 @@ int rvctr_report__sample(struct rvctr_report *r, const struct rvctr_sample *s)
 	uint64_t i;
 
 	r->samples++;
-	for (i = 0; i < s->nr_branches; i++) {
-		if (r->ntbr && rvctr_brstack__not_taken(&s->branches[i])) {
-			r->not_taken++;
-			continue;
-		}
+	for (i = 0; i < s->nr_branches; i++)
 		if (add_branch(r, s->pid, &s->branches[i]))
 			return -1;
-	}
 	return 0;
 }
 

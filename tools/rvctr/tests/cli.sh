@@ -119,6 +119,49 @@ for f in nt.txt nt-noctl.txt nt.data; do
 		not_ok "$f: perfscript --force: status $rc, $(grep -c "/$nt_to" "$T_DIR/nt.ps") not-taken"
 done
 
+# Only TYPE 4 entries are not-taken records: a taken c.beqz over one 16-bit
+# instruction (TYPE 5, target from + 4) is a taken branch.  c4.txt: that,
+# a TYPE 4 entry and the back jump, in a snapshot of depth 16.
+{ echo "sctrstatus 0x80000000 depth 16 sctrctl 0x1000001803"
+  printf '0 %#x %#x %#x\n' $((0x$B1 + 1)) $((0x$B1 + 4)) $((5 + 32768 + 3 * 65536))
+  printf '1 %#x %#x %#x\n' $((0x$B1 + 1)) $((0x$B1 + 2)) $((4 + 32768 + 3 * 65536))
+  printf '2 %#x %#x %#x\n' $((0x$B2 + 1)) $((0x$T2)) $((11 + 32768 + 3 * 65536))
+  for e in $(seq 3 15); do echo "$e 0x0 0x0 0x0"; done
+} >"$T_DIR/c4.txt"
+$R report -b "$T_DIR/loop" "$T_DIR/c4.txt" >"$T_DIR/c4.report" 2>"$T_LOG"
+grep -q '^# 2 branches in 1 samples' "$T_DIR/c4.report" && grep -q '^COND  *1 ' "$T_DIR/c4.report" &&
+	grep -q '^# 1 not-taken branch records' "$T_DIR/c4.report" &&
+	ok "snapshot: a taken TYPE 5 c.beqz to from + 4 counted, the TYPE 4 entry not" ||
+	{ not_ok "snapshot: TYPE 5 to from + 4 / TYPE 4"; head -8 "$T_DIR/c4.report" | sed 's/^/# /'; }
+$R convert -f spe -b "$T_DIR/loop" -o "$T_DIR/c4.spe" "$T_DIR/c4.txt" 2>"$T_LOG" &&
+	$R report "$T_DIR/c4.spe" >"$T_DIR/c4.report" 2>"$T_LOG"
+grep -q '^# [0-9]* branches in 2 samples' "$T_DIR/c4.report" && grep -q '^COND  *1 ' "$T_DIR/c4.report" &&
+	ok "snapshot: spe samples the taken c.beqz to from + 4, not the TYPE 4 entry" ||
+	{ not_ok "snapshot: spe of TYPE 5 to from + 4 / TYPE 4"; head -8 "$T_DIR/c4.report" | sed 's/^/# /'; }
+# perf.data: not-taken records only in samples of an event with ctr_ntbr
+# (event 1 here), not of the file's other events; a COND to 4 bytes on
+# cannot be told from a taken c.beqz: taken as not taken, with a warning.
+SYNTH=${BUILD:?}/unit/synth-perf
+if ! [ -x "$SYNTH" ]; then
+	not_ok "no synth-perf helper"
+else
+	printf '%s\n' 'sample 4242 0x10100 10000/10002/1/0/1' 'event 1' \
+		'sample 4242 0x10100 10000/10002/1/0/1 10010/10000/1/0/1 10020/10024/1/0/1' |
+		$SYNTH -n "$T_DIR/ev.data"
+	$R report "$T_DIR/ev.data" >"$T_DIR/ev.report" 2>"$T_LOG"
+	grep -q '^# 2 branches in 2 samples' "$T_DIR/ev.report" &&
+		grep -q '^# 2 not-taken branch records' "$T_DIR/ev.report" &&
+		ok "perf.data: not-taken records dropped only from the ctr_ntbr event's samples" ||
+		{ not_ok "perf.data: ctr_ntbr per event"; head -3 "$T_DIR/ev.report" | sed 's/^/# /'; }
+	grep -q 'warning: .*ev.data: 1 records .*4 bytes on.*compressed' "$T_LOG" &&
+		ok "perf.data: report warns of the COND to 4 bytes on taken as not taken" ||
+		{ not_ok "perf.data: no warning of the ambiguous record"; sed 's/^/# /' "$T_LOG"; }
+	$R convert -f spe -o "$T_DIR/ev.spe" "$T_DIR/ev.data" 2>"$T_LOG"
+	grep -q 'warning: .*ev.data: 1 records .*4 bytes on' "$T_LOG" &&
+		ok "perf.data: convert -f spe warns of it too" ||
+		{ not_ok "perf.data: convert -f spe: no warning"; sed 's/^/# /' "$T_LOG"; }
+fi
+
 # -b is the binary's absolute path (realpath), as the kernel names mapped
 # files: snapshots' MMAP2 names it so, and autofdo then reads its program
 # headers (a relative name used to give file offsets, not addresses)

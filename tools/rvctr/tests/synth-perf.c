@@ -21,10 +21,12 @@
  *   cpu N                            later records come from CPU N (-C)
  *   time T                           the next record's time (then +1 each)
  *   round                            a FINISHED_ROUND
+ *   event N                          later samples are of event N (-n)
  *
- * usage: synth-perf [-C] OUTPUT < description
+ * usage: synth-perf [-C] [-n] OUTPUT < description
  * -C: samples carry PERF_SAMPLE_CPU, as perf record -a / rvctr record -a
- * write them.
+ * write them.  -n: two events, the second (event 1) recorded with ctr_ntbr
+ * (config2 bit 0: not-taken branches too).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +43,7 @@ static int die(unsigned int line, const char *what)
 
 int main(int argc, char **argv)
 {
-	struct perf_event_attr a = {
+	struct perf_event_attr a[2] = { {
 		.type = PERF_TYPE_HARDWARE,
 		.config = PERF_COUNT_HW_CPU_CYCLES,
 		.sample_period = 10000,
@@ -49,26 +51,35 @@ int main(int argc, char **argv)
 			       PERF_SAMPLE_PERIOD | PERF_SAMPLE_BRANCH_STACK,
 		.branch_sample_type = PERF_SAMPLE_BRANCH_ANY,
 		.sample_id_all = 1, .mmap = 1, .mmap2 = 1, .comm = 1,
-	};
+	} };
 	static struct perf_branch_entry br[RVCTR_MAX_BRANCHES];
 	static char line[65536];
-	const char *name = "cycles";
+	const char *names[2] = { "cycles", "cycles-ntbr" };
+	unsigned int nr_attrs = 1, attr = 0;
 	struct rvctr_writer *w;
 	unsigned int n = 0;
 	uint64_t time = 1;
 	uint32_t cpu = 0;
 	char err[256];
 
-	if (argc == 3 && !strcmp(argv[1], "-C")) {
-		a.sample_type |= PERF_SAMPLE_CPU;
+	if (argc >= 3 && !strcmp(argv[1], "-C")) {
+		a[0].sample_type |= PERF_SAMPLE_CPU;
+		argv++;
+		argc--;
+	}
+	if (argc >= 3 && !strcmp(argv[1], "-n")) {
+		a[0].sample_type |= PERF_SAMPLE_IDENTIFIER;
+		a[1] = a[0];
+		a[1].config2 = 1;	/* ctr_ntbr */
+		nr_attrs = 2;
 		argv++;
 		argc--;
 	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: synth-perf [-C] OUTPUT < description\n");
+		fprintf(stderr, "usage: synth-perf [-C] [-n] OUTPUT < description\n");
 		return 2;
 	}
-	w = rvctr_writer__open(argv[1], &a, &name, 1, err, sizeof(err));
+	w = rvctr_writer__open(argv[1], a, names, nr_attrs, err, sizeof(err));
 	if (!w) {
 		fprintf(stderr, "synth-perf: %s\n", err);
 		return 1;
@@ -150,7 +161,7 @@ int main(int argc, char **argv)
 				fprintf(stderr, "synth-perf: %s\n", k.warning);
 		} else if (!strcmp(tok, "sample")) {
 			char *pid = strtok_r(NULL, " \t\n", &save), *ip = strtok_r(NULL, " \t\n", &save);
-			struct rvctr_sample s = { .period = 10000, .branches = br };
+			struct rvctr_sample s = { .attr = attr, .period = 10000, .branches = br };
 
 			if (!pid || !ip)
 				return die(n, "sample PID IP ENTRIES...");
@@ -186,6 +197,12 @@ int main(int argc, char **argv)
 				cpu = strtoul(v, NULL, 0);
 			else
 				time = strtoull(v, NULL, 0);
+		} else if (!strcmp(tok, "event")) {
+			char *v = strtok_r(NULL, " \t\n", &save);
+
+			if (!v || strtoul(v, NULL, 0) >= nr_attrs)
+				return die(n, "event N: N an event of the file (-n: 0 or 1)");
+			attr = strtoul(v, NULL, 0);
 		} else if (!strcmp(tok, "round")) {
 			rvctr_writer__finished_round(w);
 		} else {

@@ -26,6 +26,8 @@ int main(void)
 		{ .from = 0x1020, .to = 0x1022, .type = PERF_BR_COND },	/* c.beqz not taken */
 		{ .from = 0x1030, .to = 0x1034, .type = PERF_BR_UNCOND },	/* jump to next */
 	}, out[4];
+	const uint8_t exact[4] = { 0, 0, 1, 0 };
+	uint64_t amb = 0;
 	char why[256] = "";
 
 	a = attr(PERF_SAMPLE_BRANCH_ANY | U, 0);
@@ -68,12 +70,18 @@ int main(void)
 	     "NTBREN: refused");
 	T_OK(strstr(why, "NTBREN") != NULL, "naming NTBREN");
 
-	T_EQ(rvctr_brstack__not_taken(&in[0]), 1, "COND to pc+4: not taken");
+	T_EQ(rvctr_brstack__not_taken(&in[0]), RVCTR_BRSTACK_AMBIGUOUS,
+	     "COND to pc+4: not taken, or a taken c.beqz over one 16-bit instruction");
 	T_EQ(rvctr_brstack__not_taken(&in[1]), 0, "COND backwards: taken");
 	T_EQ(rvctr_brstack__not_taken(&in[2]), 1, "COND to pc+2 (compressed): not taken");
 	T_EQ(rvctr_brstack__not_taken(&in[3]), 0, "a jump is always taken");
-	T_EQ(rvctr_brstack__taken_only(in, 4, out), 2, "two taken records kept");
+	T_EQ(rvctr_brstack__taken_only(in, 4, NULL, out, &amb), 2, "two taken records kept");
 	T_EQ(out[0].from, 0x1010, "in order");
 	T_EQ(out[1].from, 0x1030, "in order");
+	T_EQ(amb, 1, "the pc+4 one counted as ambiguous");
+	/* exact flags (snapshot TYPE 4): a COND to pc+4 flagged taken is kept */
+	T_EQ(rvctr_brstack__taken_only(in, 4, exact, out, &amb), 3, "exact: three kept");
+	T_EQ(out[0].from, 0x1000, "exact: the taken COND to pc+4 kept");
+	T_EQ(amb, 1, "exact flags: nothing ambiguous");
 	return tests_done();
 }

@@ -33,10 +33,26 @@ int rvctr_brstack__complete(const struct perf_event_attr *a, const char *arch,
 int rvctr_brstack__ctl_complete(uint64_t sctrctl, char *why, size_t whylen);
 /* Does @a record not-taken branches (ctr_ntbr)? */
 int rvctr_brstack__has_ntbr(const struct perf_event_attr *a, const char *arch);
-/* A not-taken record: COND whose target is the next instruction (2 or 4 bytes on). */
+/*
+ * Is @e, from a recording with not-taken records (ctr_ntbr), a not-taken
+ * one?  Those have type COND and the next instruction as target: 0 if
+ * not; 1 if COND to 2 bytes on (only a not-taken compressed branch);
+ * RVCTR_BRSTACK_AMBIGUOUS if COND to 4 bytes on, which is a not-taken
+ * 32-bit branch or a taken compressed branch over one 16-bit instruction,
+ * told apart only by the instruction's length.  Snapshots need no guess:
+ * their TYPE 4 entries are the not-taken ones (riscv_ctr_stack_to_perf_nt()).
+ */
+#define RVCTR_BRSTACK_AMBIGUOUS	2
 int rvctr_brstack__not_taken(const struct perf_branch_entry *e);
-/* Copy the records of @in that are not not-taken ones to @out; their number. */
+/*
+ * Copy the records of @in that are not not-taken ones to @out; their
+ * number.  @not_taken: one flag per record, nonzero for a not-taken one
+ * (known exactly), or NULL to guess with rvctr_brstack__not_taken(),
+ * taking the ambiguous ones as not taken and adding their number to
+ * *@ambiguous (if not NULL).
+ */
 uint64_t rvctr_brstack__taken_only(const struct perf_branch_entry *in, uint64_t nr,
-				   struct perf_branch_entry *out);
+				   const uint8_t *not_taken, struct perf_branch_entry *out,
+				   uint64_t *ambiguous);
 
 #endif /* RVCTR_BRSTACK_H */

@@ -34,6 +34,14 @@ bool riscv_ctr_decode(const struct riscv_ctr_raw *e, bool has_misp,
 unsigned int riscv_ctr_stack_to_perf(const struct riscv_ctr_raw *raw,
 				     unsigned int nr, bool has_misp, u64 bst,
 				     struct perf_branch_entry *out);
+/*
+ * The same, and @not_taken[k] 1 if out[k] came from a TYPE 4 entry (a
+ * not-taken branch, which perf_branch_entry cannot mark: the driver gives
+ * it type COND like a taken one), else 0.
+ */
+unsigned int riscv_ctr_stack_to_perf_nt(const struct riscv_ctr_raw *raw,
+					unsigned int nr, bool has_misp, u64 bst,
+					struct perf_branch_entry *out, u8 *not_taken);
 bool riscv_ctr_filter_passes(u64 sctrctl, unsigned int type);
 
 #endif /* RVCTR_CTR_DECODE_H */

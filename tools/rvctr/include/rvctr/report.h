@@ -33,11 +33,10 @@ void rvctr_report__input(struct rvctr_report *r);
 void rvctr_report__set_arch(struct rvctr_report *r, const char *arch);
 int rvctr_report__build_id(struct rvctr_report *r, const struct rvctr_build_id *b);
 /*
- * Whether the samples to come may hold not-taken records (ctr_ntbr,
- * NTBREN): those (rvctr_brstack__not_taken()) are then counted apart, not
- * as branches or edges.
+ * @n not-taken records (ctr_ntbr, NTBREN) were taken out of the sample to
+ * come (source__drop_not_taken()): counted apart, not as branches or edges.
  */
-void rvctr_report__set_ntbr(struct rvctr_report *r, int ntbr);
+void rvctr_report__not_taken(struct rvctr_report *r, uint64_t n);
 int rvctr_report__sample(struct rvctr_report *r, const struct rvctr_sample *s);
 /* Print the tables, at most @top rows each. */
 int rvctr_report__print(struct rvctr_report *r, FILE *out, unsigned int top);
