@@ -299,12 +299,11 @@ fail:
 	return NULL;
 }
 
-const char *rvctr_symtab__lookup(const struct rvctr_symtab *t, uint64_t addr, uint64_t *off)
+/* The last symbol of @t at or below @addr, or NULL. */
+static const struct sym *sym_below(const struct rvctr_symtab *t, uint64_t addr)
 {
 	size_t lo = 0, hi = t->nr;
-	const struct sym *s;
 
-	/* last symbol with s->addr <= addr */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -313,9 +312,15 @@ const char *rvctr_symtab__lookup(const struct rvctr_symtab *t, uint64_t addr, ui
 		else
 			hi = mid;
 	}
-	if (!lo)
+	return lo ? &t->syms[lo - 1] : NULL;
+}
+
+const char *rvctr_symtab__lookup(const struct rvctr_symtab *t, uint64_t addr, uint64_t *off)
+{
+	const struct sym *s = sym_below(t, addr);
+
+	if (!s)
 		return NULL;
-	s = &t->syms[lo - 1];
 	if (s->size && addr - s->addr >= s->size)
 		return NULL;
 	if (off)
@@ -335,23 +340,14 @@ static int same_module(const char *a, const char *b)
 const char *rvctr_symtab__lookup_module(const struct rvctr_symtab *t, uint64_t addr,
 					const char *module, uint64_t *off)
 {
-	size_t lo = 0, hi = t->nr;
 	const struct sym *s;
 
 	if (!t->kallsyms || !module)
 		return rvctr_symtab__lookup(t, addr, off);
 	/* modules do not overlap: the nearest symbol below is @module's, or none is */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
+	s = sym_below(t, addr);
+	if (!s)
 		return NULL;
-	s = &t->syms[lo - 1];
 	if (*module ? !s->module || !same_module(s->module, module) : !!s->module)
 		return NULL;
 	if (off)
