@@ -28,7 +28,9 @@ failed() {
 failures_end() {
 	local tests=$1 n rc=0
 
-	n=$(grep -c '' "${PB_FAILURES:?failures_init first}")
+	# wc, not grep -c: grep exits 1 on an empty list, which under the
+	# bench's set -e would end the script there, with status 1
+	n=$(wc -l <"${PB_FAILURES:?failures_init first}")
 	if [ "$n" -gt 0 ]; then
 		echo "profile-bench: $n step(s) failed:"
 		sed 's/^/  /' "$PB_FAILURES"
