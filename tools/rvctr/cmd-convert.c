@@ -50,6 +50,7 @@ static const char convert_usage[] =
 	"                       debug/.build-id) when the recorded path is not the file\n"
 	"      --buildid-dir DIR  perf's build-id cache (default $PERF_BUILDID_DIR, else\n"
 	"                       ~/.debug), searched first by the recorded build id\n"
+	"      --vmlinux FILE   the kernel's code, to tell its ctr_ntbr records apart\n"
 	"  -p, --pid LIST       only samples of these processes; snapshots: the first is\n"
 	"                       the pid samples are attributed to (default 1)\n"
 	FILTER_USAGE
@@ -77,6 +78,8 @@ struct convert {
 	struct pidmap *pids;		/* NULL: the sink keeps inputs apart */
 	struct source_opts so;
 	struct rvctr_symfind find;
+	struct rvctr_symfind code;	/* find, and --vmlinux: binaries whose code
+					 * tells ctr_ntbr records apart */
 	int force, progress;
 	int ntbr_ranges;		/* this input's ranges need every ctr_ntbr
 					 * record decided (check_ranges()) */
@@ -360,7 +363,7 @@ int cmd_convert(int argc, char **argv)
 {
 	enum {
 		O_MISP = 256, O_ARCH, O_PROGRESS, O_FORCE, O_TID, O_COMM, O_DSO, O_SYMFS,
-		O_BUILDID_DIR,
+		O_BUILDID_DIR, O_VMLINUX,
 	};
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
@@ -369,6 +372,7 @@ int cmd_convert(int argc, char **argv)
 		{ "binary", required_argument, NULL, 'b' },
 		{ "symfs", required_argument, NULL, O_SYMFS },
 		{ "buildid-dir", required_argument, NULL, O_BUILDID_DIR },
+		{ "vmlinux", required_argument, NULL, O_VMLINUX },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, O_TID },
 		{ "comm", required_argument, NULL, O_COMM },
@@ -389,7 +393,6 @@ int cmd_convert(int argc, char **argv)
 	c.filter = filter__new();
 	if (!c.filter)
 		return error("out of memory");
-	c.so.find = &c.find;	/* binaries: not-taken records' instructions */
 	while ((opt = getopt_long(argc, argv, "f:o:i:b:p:h", opts, NULL)) != -1) {
 		const char *what = NULL;
 
@@ -420,6 +423,7 @@ int cmd_convert(int argc, char **argv)
 			break;
 		case O_SYMFS: c.find.symfs = optarg; break;
 		case O_BUILDID_DIR: c.find.buildid_dir = optarg; break;
+		case O_VMLINUX: c.code.vmlinux = optarg; break;
 		case 'p':
 			what = "pid";
 			if (!have_pid++)
@@ -452,6 +456,9 @@ int cmd_convert(int argc, char **argv)
 		goto usage;
 	if (!nr)
 		inputs[nr++] = default_input;
+	c.code.symfs = c.find.symfs;
+	c.code.buildid_dir = c.find.buildid_dir;
+	c.so.find = &c.code;
 	ret = run(&c, inputs, nr);
 	pidmap__delete(c.pids);
 	free(c.tmp);

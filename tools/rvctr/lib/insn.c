@@ -105,14 +105,15 @@ static void load_dso(struct rvctr_insn *x, struct insn_dso *d, const struct rvct
 	}
 	d->tab = rvctr_symtab__find(&x->find, name, id, id_size, &mismatch, d->why,
 				    sizeof(d->why));
+	if (d->kernel && (!d->tab || rvctr_symtab__is_kallsyms(d->tab))) {
+		/* kallsyms has symbols, no code */
+		snprintf(d->why, sizeof(d->why), "%s: no vmlinux (--vmlinux) to read the "
+			 "kernel's code from", name);
+		rvctr_symtab__delete(d->tab);
+		d->tab = NULL;
+		return;
+	}
 	if (d->tab && d->kernel) {
-		if (rvctr_symtab__is_kallsyms(d->tab)) {
-			snprintf(d->why, sizeof(d->why), "%s: no vmlinux (--vmlinux) to read "
-				 "the kernel's code from", name);
-			rvctr_symtab__delete(d->tab);
-			d->tab = NULL;
-			return;
-		}
 		/* a vmlinux holds link addresses: relocate by the map's symbol */
 		if (x->kernel_text && !rvctr_symtab__any_symbol(d->tab, x->kernel_ref, &ref))
 			d->kaslr = x->kernel_text - ref;

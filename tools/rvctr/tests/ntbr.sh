@@ -152,4 +152,39 @@ if command -v clang-19 >/dev/null && command -v ld.lld-19 >/dev/null; then
 else
 	skip "lld PIE: beq / c.beqz" "clang-19 and ld.lld-19 not installed"
 fi
+# the kernel's code: from --vmlinux (link addresses, relocated by the
+# map's _text, KASLR), else a guess
+sed 's/^_start:/_start:\n\t.globl\t_text\n_text:/' "$T_DIR/b.S" >"$T_DIR/vmlinux.S"
+if "$CC" -march=rv64gc -nostdlib -static -no-pie -Wl,-Ttext=0xffffffff80000000 \
+	-o "$T_DIR/vmlinux" "$T_DIR/vmlinux.S" >"$T_LOG" 2>&1; then
+	K=0x2a400000
+	text=$((0x$(sym_addr "$T_DIR/vmlinux" _text) + K))
+	{
+		printf 'mmap -1 %#x 0x1000000 %#x [kernel.kallsyms]_text\n' $text $text
+		echo "event 1"
+		echo "sample 4242 $((K + 0x$(addr "$T_DIR/vmlinux" r))) $(entries "$T_DIR/vmlinux" $K)"
+	} | "$SYNTH" -n "$T_DIR/k.data"
+	$R report --vmlinux "$T_DIR/vmlinux" "$T_DIR/k.data" >"$T_DIR/r" 2>"$T_LOG"
+	grep -q '^# 2 branches in 1 samples' "$T_DIR/r" && grep -q '^# 1 not-taken branch records' "$T_DIR/r" &&
+		! grep -q warning "$T_LOG" &&
+		ok "kernel: beq not taken, c.beqz taken, read from --vmlinux at a KASLR offset" ||
+		{ not_ok "kernel: beq / c.beqz"; head -4 "$T_DIR/r" "$T_LOG" | sed 's/^/# /'; }
+	$R report "$T_DIR/k.data" >"$T_DIR/r" 2>"$T_LOG"
+	grep -q '^# 1 branches in 1 samples' "$T_DIR/r" &&
+		grep -q 'warning: .*2 records .*4 bytes on.*no vmlinux' "$T_LOG" &&
+		ok "kernel without a vmlinux: both guessed, with a warning" ||
+		{ not_ok "kernel without a vmlinux"; head -4 "$T_DIR/r" "$T_LOG" | sed 's/^/# /'; }
+	$R convert -f perfscript -o "$T_DIR/k.ps" "$T_DIR/k.data" 2>"$T_LOG"
+	[ $? -eq 1 ] && grep -q 'no vmlinux' "$T_LOG" &&
+		ok "kernel: perfscript without --vmlinux refused" ||
+		{ not_ok "kernel: perfscript without --vmlinux"; sed 's/^/# /' "$T_LOG"; }
+	c16k=$((0x$(addr "$T_DIR/vmlinux" c16) + K))
+	$R convert -f perfscript --vmlinux "$T_DIR/vmlinux" -o "$T_DIR/k.ps" "$T_DIR/k.data" 2>"$T_LOG" &&
+		grep -q "$(printf '%#x/%#x/' $c16k $((c16k + 4)))" "$T_DIR/k.ps" &&
+		ok "kernel: perfscript --vmlinux converts, the c.beqz kept" ||
+		{ not_ok "kernel: perfscript --vmlinux"; sed 's/^/# /' "$T_LOG"; }
+else
+	not_ok "build a riscv64 vmlinux stand-in"
+	sed 's/^/# /' "$T_LOG"
+fi
 done_testing
