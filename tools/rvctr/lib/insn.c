@@ -82,11 +82,6 @@ int rvctr_insn__build_id(struct rvctr_insn *x, const struct rvctr_build_id *b)
 	return rvctr_maps__header_build_id(x->maps, b);
 }
 
-void rvctr_insn__input(struct rvctr_insn *x)
-{
-	rvctr_maps__reset(x->maps);
-}
-
 /* Find and open the file of binary @dso, once. */
 static void load_dso(struct rvctr_insn *x, struct insn_dso *d, const struct rvctr_map *map)
 {
@@ -100,7 +95,7 @@ static void load_dso(struct rvctr_insn *x, struct insn_dso *d, const struct rvct
 	d->kernel = rvctr_symtab__is_kernel_name(name);
 	if (map->pid == (uint32_t)-1 && !d->kernel) {
 		/* a module's .ko is relocatable: its code's addresses are not in it */
-		snprintf(d->why, sizeof(d->why), "%s: a kernel module", name);
+		snprintf(d->why, sizeof(d->why), "%s: a kernel module (its .ko is not read)", name);
 		return;
 	}
 	d->tab = rvctr_symtab__find(&x->find, name, id, id_size, &mismatch, d->why,
@@ -113,11 +108,10 @@ static void load_dso(struct rvctr_insn *x, struct insn_dso *d, const struct rvct
 		d->tab = NULL;
 		return;
 	}
-	if (d->tab && d->kernel) {
-		/* a vmlinux holds link addresses: relocate by the map's symbol */
-		if (x->kernel_text && !rvctr_symtab__any_symbol(d->tab, x->kernel_ref, &ref))
-			d->kaslr = x->kernel_text - ref;
-	}
+	/* a vmlinux holds link addresses: relocate by the map's symbol */
+	if (d->tab && d->kernel && x->kernel_text &&
+	    !rvctr_symtab__any_symbol(d->tab, x->kernel_ref, &ref))
+		d->kaslr = x->kernel_text - ref;
 	if (d->tab)
 		snprintf(d->why, sizeof(d->why), "%s: no code bytes at the address", name);
 }

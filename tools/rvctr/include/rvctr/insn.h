@@ -14,6 +14,7 @@
  * instruction (rvctr/brstack.h).
  *
  * Each binary is found and opened once; lengths are cached by address.
+ * One recording's: another has its own processes and build ids.
  */
 #ifndef RVCTR_INSN_H
 #define RVCTR_INSN_H
@@ -31,8 +32,6 @@ void rvctr_insn__delete(struct rvctr_insn *x);
 int rvctr_insn__event(struct rvctr_insn *x, const struct rvctr_event *ev);
 /* A build id of the recording's header (rvctr_maps__header_build_id). */
 int rvctr_insn__build_id(struct rvctr_insn *x, const struct rvctr_build_id *b);
-/* Another recording: its processes and build ids are its own. */
-void rvctr_insn__input(struct rvctr_insn *x);
 /*
  * The length in bytes (2 or 4) of the instruction at @addr of process
  * @pid; 0 when it cannot be read, *@why then saying why (the binary not
