@@ -45,10 +45,12 @@ static const char convert_usage[] =
 	"  -b, --binary PATH    snapshots: the program the addresses belong to (adds its\n"
 	"                       COMM and MMAP2); autofdo: the binary to profile (default:\n"
 	"                       the one with the most branches)\n"
-	"      --symfs DIR      autofdo: look for the binary under DIR (and DIR/usr/lib/\n"
+	"      --symfs DIR      look for binaries (autofdo's, and those whose code tells\n"
+	"                       ctr_ntbr records apart) under DIR (and DIR/usr/lib/\n"
 	"                       debug/.build-id) when the recorded path is not the file\n"
 	"      --buildid-dir DIR  perf's build-id cache (default $PERF_BUILDID_DIR, else\n"
 	"                       ~/.debug), searched first by the recorded build id\n"
+	"      --vmlinux FILE   the kernel's code, to tell its ctr_ntbr records apart\n"
 	"  -p, --pid LIST       only samples of these processes; snapshots: the first is\n"
 	"                       the pid samples are attributed to (default 1)\n"
 	FILTER_USAGE
@@ -59,7 +61,8 @@ static const char convert_usage[] =
 	"                       else riscv64)\n"
 	"      --force          make autofdo/perfscript output from a recording that\n"
 	"                       lacks taken branches (type filter, call stack) or has\n"
-	"                       not-taken ones (these are then dropped, as spe\n"
+	"                       not-taken ones not all told from taken ones (their\n"
+	"                       binary unread; these are then dropped, as spe\n"
 	"                       output always drops them)\n"
 	"      --progress       show progress even when stderr is not a terminal\n"
 	"  -h, --help           this text\n";
@@ -75,7 +78,11 @@ struct convert {
 	struct pidmap *pids;		/* NULL: the sink keeps inputs apart */
 	struct source_opts so;
 	struct rvctr_symfind find;
+	struct rvctr_symfind code;	/* find, and --vmlinux: binaries whose code
+					 * tells ctr_ntbr records apart */
 	int force, progress;
+	int ntbr_ranges;		/* this input's ranges need every ctr_ntbr
+					 * record decided (check_ranges()) */
 	uint64_t samples, no_branches;
 	struct perf_branch_entry taken[RVCTR_MAX_BRANCHES];
 	char err[512];
@@ -128,6 +135,11 @@ static int open_sink(struct convert *c, const struct rvctr_reader *r)
  * Range outputs need every taken branch and only those: refuse recordings
  * that lack some or add not-taken ones, unless --force (the not-taken ones
  * are then dropped, see drop_not_taken()).  -1 to refuse, else 0.
+ *
+ * ctr_ntbr alone adds not-taken records to a complete trace: they are
+ * dropped exactly when the binaries tell each COND to 4 bytes on apart,
+ * so such a recording is refused only at its first record that stays
+ * ambiguous (check_ntbr()); the output is then not written either.
  */
 static int check_ranges(struct convert *c, const char *path, const struct rvctr_reader *r)
 {
@@ -135,11 +147,16 @@ static int check_ranges(struct convert *c, const char *path, const struct rvctr_
 	unsigned int i;
 	char why[256];
 
+	c->ntbr_ranges = 0;
 	for (i = 0; i < rvctr_reader__nr_attrs(r); i++) {
 		const struct perf_event_attr *a = rvctr_reader__attr(r, i);
 
 		if (rvctr_brstack__complete(a, arch, why, sizeof(why)))
 			continue;
+		if (rvctr_brstack__all_taken(a, why, sizeof(why))) {
+			c->ntbr_ranges = 1;	/* only ctr_ntbr */
+			continue;
+		}
 		if (!c->force) {
 			snprintf(c->err, sizeof(c->err), "%s: no %s output: %s (--force converts "
 				 "it anyway)", path, c->ops->name, why);
@@ -170,6 +187,22 @@ static int check_snapshot_ctl(struct convert *c, const char *path, uint64_t ctl,
 		fprintf(stderr, "rvctr: warning: %s: %s; converting anyway (--force)\n", path, why);
 	*warned = 1;
 	return 0;
+}
+
+/*
+ * A ctr_ntbr record of a range output's input that stays ambiguous (its
+ * binary cannot be read): -1 to refuse, unless --force.
+ */
+static int check_ntbr(struct convert *c, const char *path, const struct source *src)
+{
+	if (!c->ntbr_ranges || c->force || !source__nr_ambiguous(src))
+		return 0;
+	snprintf(c->err, sizeof(c->err), "%s: no %s output: it was recorded with not-taken "
+		 "branches (ctr_ntbr), and a record COND to 4 bytes on could not be told "
+		 "from a taken compressed branch, its instruction unread (%s) (--force "
+		 "converts it anyway, taking such records as not taken)", path, c->ops->name,
+		 source__ambiguous_why(src));
+	return -1;
 }
 
 /*
@@ -216,6 +249,7 @@ static int convert_one(struct convert *c, const char *path)
 	if (!src)
 		return -1;
 	r = source__reader(src);
+	c->ntbr_ranges = 0;
 	if (r && c->ops->ranges && check_ranges(c, path, r))
 		goto fail;
 	if (c->sink) {
@@ -244,6 +278,8 @@ static int convert_one(struct convert *c, const char *path)
 			c->samples++;
 			c->no_branches += !ev.sample.nr_branches;
 			drop_not_taken(c, src, &ev.sample);
+			if (check_ntbr(c, path, src))
+				goto fail;
 			if (!(c->samples & 0xfff))
 				progress__update(&p, source__progress(src));
 		}
@@ -327,7 +363,7 @@ int cmd_convert(int argc, char **argv)
 {
 	enum {
 		O_MISP = 256, O_ARCH, O_PROGRESS, O_FORCE, O_TID, O_COMM, O_DSO, O_SYMFS,
-		O_BUILDID_DIR,
+		O_BUILDID_DIR, O_VMLINUX,
 	};
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
@@ -336,6 +372,7 @@ int cmd_convert(int argc, char **argv)
 		{ "binary", required_argument, NULL, 'b' },
 		{ "symfs", required_argument, NULL, O_SYMFS },
 		{ "buildid-dir", required_argument, NULL, O_BUILDID_DIR },
+		{ "vmlinux", required_argument, NULL, O_VMLINUX },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, O_TID },
 		{ "comm", required_argument, NULL, O_COMM },
@@ -386,6 +423,7 @@ int cmd_convert(int argc, char **argv)
 			break;
 		case O_SYMFS: c.find.symfs = optarg; break;
 		case O_BUILDID_DIR: c.find.buildid_dir = optarg; break;
+		case O_VMLINUX: c.code.vmlinux = optarg; break;
 		case 'p':
 			what = "pid";
 			if (!have_pid++)
@@ -418,6 +456,9 @@ int cmd_convert(int argc, char **argv)
 		goto usage;
 	if (!nr)
 		inputs[nr++] = default_input;
+	c.code.symfs = c.find.symfs;
+	c.code.buildid_dir = c.find.buildid_dir;
+	c.so.find = &c.code;
 	ret = run(&c, inputs, nr);
 	pidmap__delete(c.pids);
 	free(c.tmp);

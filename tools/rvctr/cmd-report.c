@@ -129,6 +129,7 @@ int cmd_report(int argc, char **argv)
 	};
 	static char default_input[] = "perf.data";
 	struct source_opts so = { .pid = 1 };
+	struct rvctr_symfind find;
 	const char *symfs = NULL, *buildid_dir = NULL, *kallsyms = NULL, *vmlinux = NULL;
 	unsigned int top = 20, nr = 0, i, have_pid = 0;
 	struct rvctr_report *r = NULL;
@@ -192,6 +193,10 @@ int cmd_report(int argc, char **argv)
 		goto usage;
 	if (!nr)
 		inputs[nr++] = default_input;
+	/* the binaries whose instructions decide ctr_ntbr records */
+	find = (struct rvctr_symfind){ .symfs = symfs, .buildid_dir = buildid_dir,
+				       .kallsyms = kallsyms, .vmlinux = vmlinux };
+	so.find = &find;
 	r = rvctr_report__new(symfs);
 	if (!r)
 		ret = error("out of memory");

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <rvctr/brstack.h>
+#include <rvctr/insn.h>
 #include <rvctr/snapshot.h>
 #include <rvctr/symtab.h>
 #include "source.h"
@@ -25,6 +26,10 @@ struct source {
 	struct perf_branch_entry br[RISCV_CTR_DEPTH_MAX];
 	uint8_t nt[RISCV_CTR_DEPTH_MAX];	/* br[i] came from a TYPE 4 entry */
 	uint64_t ambiguous;		/* records guessed not taken */
+	char ambiguous_why[320];	/* why the first could not be decided */
+	struct rvctr_insn *insn;	/* perf.data with ctr_ntbr: instruction lengths */
+	int insn_checked;		/* insn is kept only if an attr has ctr_ntbr */
+	uint8_t pnt[RVCTR_MAX_BRANCHES];	/* perf.data: not-taken flags of a sample */
 	struct rvctr_mmap binmap;
 	int pending;			/* synthetic COMM/MMAP2 left to emit */
 	uint64_t seq;
@@ -147,6 +152,41 @@ static struct source *open_snapshot(struct source *s, FILE *f, char *err, size_t
 	return s;
 }
 
+static int has_ntbr(const struct rvctr_reader *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < rvctr_reader__nr_attrs(r); i++)
+		if (rvctr_brstack__has_ntbr(rvctr_reader__attr(r, i), rvctr_reader__arch(r)))
+			return 1;
+	return 0;
+}
+
+/*
+ * The instruction lengths that decide ctr_ntbr's ambiguous records, for
+ * a recording that has some: its maps from the start.  A pipe's attrs
+ * come as records: then kept until its first sample says.
+ */
+static int open_insn(struct source *s)
+{
+	struct rvctr_symfind find = { 0 };
+	unsigned int i;
+
+	if (rvctr_reader__nr_attrs(s->reader) && !has_ntbr(s->reader))
+		return 0;
+	if (s->o.find)
+		find = *s->o.find;
+	if (!find.machine)
+		find.machine = rvctr_symtab__arch_machine(rvctr_reader__arch(s->reader));
+	s->insn = rvctr_insn__new(&find);
+	if (!s->insn)
+		return -1;
+	for (i = 0; i < rvctr_reader__nr_build_ids(s->reader); i++)
+		if (rvctr_insn__build_id(s->insn, rvctr_reader__build_id(s->reader, i)))
+			return -1;
+	return 0;
+}
+
 struct source *source__open(const char *path, const struct source_opts *o,
 			    char *err, size_t errlen)
 {
@@ -188,7 +228,9 @@ struct source *source__open(const char *path, const struct source_opts *o,
 			return s;
 	} else if ((s->reader = rvctr_reader__fopen(f, err, errlen))) {
 		s->f = f;
-		return s;
+		if (!open_insn(s))
+			return s;
+		snprintf(err, errlen, "out of memory");
 	}
 	if (!s->f) {
 		fclose(f);
@@ -204,6 +246,7 @@ void source__close(struct source *s)
 	if (!s)
 		return;
 	rvctr_reader__close(s->reader);
+	rvctr_insn__delete(s->insn);
 	rvctr_snapshot_reader__delete(s->snap);
 	if (s->f)
 		fclose(s->f);
@@ -264,6 +307,20 @@ static int snapshot_event(struct source *s, struct rvctr_event *ev)
 	return 1;
 }
 
+/* Maps for the instruction lengths; when full, later ones stay ambiguous. */
+static void insn_event(struct source *s, const struct rvctr_event *ev)
+{
+	if (ev->type == PERF_RECORD_SAMPLE && !s->insn_checked) {
+		s->insn_checked = 1;
+		if (!has_ntbr(s->reader)) {
+			rvctr_insn__delete(s->insn);
+			s->insn = NULL;
+		}
+		return;
+	}
+	rvctr_insn__event(s->insn, ev);
+}
+
 int source__next(struct source *s, struct rvctr_event *ev)
 {
 	int ret;
@@ -272,6 +329,8 @@ int source__next(struct source *s, struct rvctr_event *ev)
 		ret = rvctr_reader__next(s->reader, ev);
 		if (ret < 0)
 			snprintf(s->err, sizeof(s->err), "%s", rvctr_reader__error(s->reader));
+		if (ret > 0 && s->insn)
+			insn_event(s, ev);
 		return ret;
 	}
 	if (s->pending) {
@@ -309,10 +368,36 @@ uint64_t source__snapshot_ctl(const struct source *s)
 	return s->ctl_seen;
 }
 
+/*
+ * perf.data: which of @smp's records are not taken, a COND to 4 bytes on
+ * by the instruction at its source: 32 bits, not taken; 16, a taken
+ * compressed branch.
+ */
+static void decide_not_taken(struct source *s, const struct rvctr_sample *smp)
+{
+	const char *why = "";
+	unsigned int len;
+	uint64_t i;
+
+	for (i = 0; i < smp->nr_branches; i++) {
+		const struct perf_branch_entry *e = &smp->branches[i];
+
+		s->pnt[i] = rvctr_brstack__not_taken(e);
+		if (s->pnt[i] != RVCTR_BRSTACK_AMBIGUOUS)
+			continue;
+		len = s->insn ? rvctr_insn__length(s->insn, smp->pid, e->from, &why) : 0;
+		if (len)
+			s->pnt[i] = len == 4;
+		else if (!s->ambiguous_why[0])
+			snprintf(s->ambiguous_why, sizeof(s->ambiguous_why), "%s",
+				 s->insn ? why : "out of memory");
+	}
+}
+
 uint64_t source__drop_not_taken(struct source *s, struct rvctr_sample *smp,
 				struct perf_branch_entry *out)
 {
-	const uint8_t *nt = NULL;
+	const uint8_t *nt = s->pnt;
 	uint64_t n;
 
 	if (!s->reader) {
@@ -323,6 +408,8 @@ uint64_t source__drop_not_taken(struct source *s, struct rvctr_sample *smp,
 		   !rvctr_brstack__has_ntbr(rvctr_reader__attr(s->reader, smp->attr),
 					    rvctr_reader__arch(s->reader))) {
 		return 0;
+	} else {
+		decide_not_taken(s, smp);
 	}
 	n = rvctr_brstack__taken_only(smp->branches, smp->nr_branches, nt, out,
 				      &s->ambiguous);
@@ -344,12 +431,17 @@ int source__is_snapshot(const struct source *s)
 	return !s->reader;
 }
 
+const char *source__ambiguous_why(const struct source *s)
+{
+	return s->ambiguous_why;
+}
+
 void source__warn_ambiguous(const struct source *s, const char *path)
 {
 	if (!s->ambiguous)
 		return;
 	fprintf(stderr, "rvctr: warning: %s: %llu records of ctr_ntbr events were COND to "
-		"4 bytes on and taken as not taken; a taken compressed branch over one "
-		"16-bit instruction looks the same, so some may have been taken\n", path,
-		(unsigned long long)s->ambiguous);
+		"4 bytes on and taken as not taken, their instruction unread (%s); a taken "
+		"compressed branch over one 16-bit instruction looks the same, so some may "
+		"have been taken\n", path, (unsigned long long)s->ambiguous, s->ambiguous_why);
 }

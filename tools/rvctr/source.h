@@ -8,11 +8,15 @@
 
 #include <stdint.h>
 #include <rvctr/perf_data.h>
+#include <rvctr/symtab.h>
 
 struct source_opts {
 	const char *binary;	/* snapshots: the program the addresses belong to */
 	uint32_t pid;		/* snapshots: pid/tid to attribute samples to */
 	int has_misp;		/* snapshots: the hart implements ctrtarget.MISP */
+	const struct rvctr_symfind *find;	/* perf.data: where its binaries are, to
+						 * read the instructions of not-taken
+						 * records (NULL: the defaults) */
 };
 
 struct source;
@@ -40,13 +44,20 @@ uint64_t source__snapshot_ctl(const struct source *s);
  * then the taken ones, copied to @out (RVCTR_MAX_BRANCHES entries).
  * Returns how many were taken out.  Snapshots: exactly the TYPE 4
  * entries.  perf.data: only if @smp's own event was recorded with
- * ctr_ntbr, the records rvctr_brstack__not_taken() says may be; the
- * ambiguous ones (COND to 4 bytes on) are counted, source__nr_ambiguous().
+ * ctr_ntbr, the records rvctr_brstack__not_taken() says are; a COND to 4
+ * bytes on by the length of the instruction at its source, read from the
+ * binary mapped there (rvctr/insn.h), or, when that cannot be read, taken
+ * as not taken and counted, source__nr_ambiguous().
  */
 uint64_t source__drop_not_taken(struct source *s, struct rvctr_sample *smp,
 				struct perf_branch_entry *out);
 uint64_t source__nr_ambiguous(const struct source *s);
-/* The warning for source__nr_ambiguous() records of @path, if any. */
+/*
+ * The warning for source__nr_ambiguous() records of @path, if any, naming
+ * the binary that could not be read.
+ */
 void source__warn_ambiguous(const struct source *s, const char *path);
+/* Why the first ambiguous record could not be decided ("" if none was). */
+const char *source__ambiguous_why(const struct source *s);
 
 #endif /* RVCTR_SOURCE_H */

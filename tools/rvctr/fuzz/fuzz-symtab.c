@@ -16,7 +16,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rvctr_symtab__lookup(t, size > 8 ? *(const uint64_t *)data : 0, &off);
 	rvctr_symtab__lookup(t, 0x10000, &off);
 	rvctr_symtab__build_id(t, id);
-	rvctr_symtab__exec_segment(t, &seg);
+	if (!rvctr_symtab__exec_segment(t, &seg))
+		rvctr_symtab__read(t, seg.vaddr, id, 4);	/* a section's bytes */
+	rvctr_symtab__read(t, size > 16 ? *(const uint64_t *)(data + 8) : 0, id, 2);
 	rvctr_symtab__delete(t);
 	return 0;
 }

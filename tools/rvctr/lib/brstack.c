@@ -28,8 +28,7 @@ int rvctr_brstack__has_ntbr(const struct perf_event_attr *a, const char *arch)
 	return !!(a->config2 & RVCTR_CFG2_NTBR);
 }
 
-int rvctr_brstack__complete(const struct perf_event_attr *a, const char *arch,
-			    char *why, size_t whylen)
+int rvctr_brstack__all_taken(const struct perf_event_attr *a, char *why, size_t whylen)
 {
 	uint64_t bst = a->branch_sample_type;
 
@@ -46,7 +45,15 @@ int rvctr_brstack__complete(const struct perf_event_attr *a, const char *arch,
 			 (unsigned long long)bst);
 		return 0;
 	}
-	if (rvctr_brstack__has_ntbr(a, arch)) {
+	return 1;
+}
+
+int rvctr_brstack__complete(const struct perf_event_attr *a, const char *arch,
+			    char *why, size_t whylen)
+{
+	if (!rvctr_brstack__all_taken(a, why, whylen))
+		return 0;
+	if ((a->sample_type & PERF_SAMPLE_BRANCH_STACK) && rvctr_brstack__has_ntbr(a, arch)) {
 		snprintf(why, whylen, "it was recorded with not-taken branches (ctr_ntbr), "
 			 "which perf's branch records cannot mark as such");
 		return 0;
@@ -78,7 +85,8 @@ int rvctr_brstack__ctl_complete(uint64_t sctrctl, char *why, size_t whylen)
  * its target.  2 bytes on is a not-taken compressed branch: no 32-bit
  * branch targets its own second half.  4 bytes on is a not-taken 32-bit
  * branch, or a taken compressed one skipping a 16-bit instruction (c.beqz
- * over one RVC instruction); which, only the instruction at from says.
+ * over one RVC instruction); which, only the instruction at from says
+ * (rvctr/insn.h reads it from the binary).
  */
 int rvctr_brstack__not_taken(const struct perf_branch_entry *e)
 {

@@ -452,6 +452,31 @@ int rvctr_symtab__offset_to_vaddr(const struct rvctr_symtab *t, uint64_t off, ui
 	return -1;
 }
 
+int rvctr_symtab__read(const struct rvctr_symtab *t, uint64_t vaddr, void *buf, size_t len)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Addr bias;
+	Elf *elf;
+
+	elf = t->mod ? dwfl_module_getelf(t->mod, &bias) : NULL;
+	while (elf && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_ALLOC) || vaddr < sh.sh_addr ||
+		    vaddr - sh.sh_addr >= sh.sh_size || sh.sh_size - (vaddr - sh.sh_addr) < len)
+			continue;
+		d = elf_rawdata(scn, NULL);
+		if (!d || !d->d_buf || vaddr - sh.sh_addr > d->d_size ||
+		    d->d_size - (vaddr - sh.sh_addr) < len)
+			return -1;
+		memcpy(buf, (const char *)d->d_buf + (vaddr - sh.sh_addr), len);
+		return 0;
+	}
+	return -1;
+}
+
 uint16_t rvctr_symtab__machine(const struct rvctr_symtab *t)
 {
 	return t->machine;

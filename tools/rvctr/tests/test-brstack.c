@@ -46,6 +46,13 @@ int main(void)
 	a = attr(PERF_SAMPLE_BRANCH_ANY | U, 1);
 	T_EQ(rvctr_brstack__complete(&a, "riscv64", why, sizeof(why)), 0, "ctr_ntbr: refused");
 	T_OK(strstr(why, "not-taken") != NULL, "naming not-taken branches");
+	T_EQ(rvctr_brstack__all_taken(&a, why, sizeof(why)), 1,
+	     "ctr_ntbr alone: every taken branch is there");
+	a = attr(PERF_SAMPLE_BRANCH_ANY_CALL | U, 1);
+	T_EQ(rvctr_brstack__all_taken(&a, why, sizeof(why)), 0,
+	     "ctr_ntbr and a type filter: taken branches missing");
+	T_OK(strstr(why, "type filter") != NULL, "naming the filter, not ctr_ntbr");
+	a = attr(PERF_SAMPLE_BRANCH_ANY | U, 1);
 	T_EQ(rvctr_brstack__complete(&a, "x86_64", why, sizeof(why)), 1,
 	     "config2 bit 0 means nothing on another arch");
 	a.type = PERF_TYPE_SOFTWARE;
@@ -83,5 +90,14 @@ int main(void)
 	T_EQ(rvctr_brstack__taken_only(in, 4, exact, out, &amb), 3, "exact: three kept");
 	T_EQ(out[0].from, 0x1000, "exact: the taken COND to pc+4 kept");
 	T_EQ(amb, 1, "exact flags: nothing ambiguous");
+	/* flags decided from the binary, one left a guess: dropped and counted */
+	{
+		const uint8_t some[4] = { RVCTR_BRSTACK_AMBIGUOUS, 0, 1, 0 };
+
+		T_EQ(rvctr_brstack__taken_only(in, 4, some, out, &amb), 2,
+		     "an undecided flag: taken as not taken");
+		T_EQ(out[0].from, 0x1010, "the taken COND kept");
+		T_EQ(amb, 2, "the undecided one counted");
+	}
 	return tests_done();
 }

@@ -101,6 +101,33 @@ static void test_lookup(void)
 	rvctr_symtab__delete(t);
 }
 
+/* Bytes at an ELF address: a section's with file bytes, not a NOBITS one's. */
+static void test_read(void)
+{
+	const uint64_t at = 0x10000 + offsetof(struct image, nh);
+	struct image im;
+	struct rvctr_symtab *t;
+	char err[256], buf[4] = "";
+
+	build(&im, ET_EXEC);
+	im.sh[1].sh_type = SHT_PROGBITS;
+	im.sh[1].sh_addr = at;
+	t = rvctr_symtab__parse(&im, sizeof(im), err, sizeof(err));
+	T_OK(t != NULL, "parses the image with a PROGBITS section");
+	if (!t)
+		return;
+	T_EQ(rvctr_symtab__read(t, at + sizeof(Elf64_Nhdr), buf, 4), 0, "reads its bytes");
+	T_STREQ(buf, "GNU", "the bytes at that address");
+	T_EQ(rvctr_symtab__read(t, at + im.sh[1].sh_size - 2, buf, 4), -1,
+	     "not past the section's end");
+	T_EQ(rvctr_symtab__read(t, at - 2, buf, 1), -1, "not below it");
+	rvctr_symtab__delete(t);
+	im.sh[1].sh_type = SHT_NOBITS;
+	t = rvctr_symtab__parse(&im, sizeof(im), err, sizeof(err));
+	T_OK(t && rvctr_symtab__read(t, at, buf, 1) == -1, "a NOBITS section has no bytes");
+	rvctr_symtab__delete(t);
+}
+
 /* Symbols parsed from a damaged image: NULL, or how many were read. */
 static size_t nr_parsed(const struct image *im, size_t len)
 {
@@ -193,6 +220,7 @@ static void test_kallsyms_modules(void)
 int main(void)
 {
 	test_lookup();
+	test_read();
 	test_corrupt();
 	test_kallsyms_modules();
 	return tests_done();

@@ -26,6 +26,13 @@
 int rvctr_brstack__complete(const struct perf_event_attr *a, const char *arch,
 			    char *why, size_t whylen);
 /*
+ * The same, not-taken records aside: 1 if samples of @a record every taken
+ * branch (no type filter, no call-stack mode).  With ctr_ntbr on top they
+ * are a complete taken trace once the not-taken records are told apart,
+ * which the instruction at each COND to 4 bytes on does (see below).
+ */
+int rvctr_brstack__all_taken(const struct perf_event_attr *a, char *why, size_t whylen);
+/*
  * The same for raw CTR snapshots, from the sctrctl they were recorded
  * under: RASEMU (call-stack mode), an inhibited transfer type or NTBREN
  * make it 0.
@@ -39,16 +46,20 @@ int rvctr_brstack__has_ntbr(const struct perf_event_attr *a, const char *arch);
  * not; 1 if COND to 2 bytes on (only a not-taken compressed branch);
  * RVCTR_BRSTACK_AMBIGUOUS if COND to 4 bytes on, which is a not-taken
  * 32-bit branch or a taken compressed branch over one 16-bit instruction,
- * told apart only by the instruction's length.  Snapshots need no guess:
- * their TYPE 4 entries are the not-taken ones (riscv_ctr_stack_to_perf_nt()).
+ * told apart only by the length of the instruction at from: the caller
+ * reads it from the binary mapped there (rvctr/insn.h; 4 bytes: not
+ * taken, 2: taken), and only when that binary cannot be read is the
+ * record left a guess.  Snapshots need neither: their TYPE 4 entries are
+ * the not-taken ones (riscv_ctr_stack_to_perf_nt()).
  */
 #define RVCTR_BRSTACK_AMBIGUOUS	2
 int rvctr_brstack__not_taken(const struct perf_branch_entry *e);
 /*
  * Copy the records of @in that are not not-taken ones to @out; their
- * number.  @not_taken: one flag per record, nonzero for a not-taken one
- * (known exactly), or NULL to guess with rvctr_brstack__not_taken(),
- * taking the ambiguous ones as not taken and adding their number to
+ * number.  @not_taken: one flag per record, 1 for a not-taken one, 0 for
+ * a taken one (known exactly), RVCTR_BRSTACK_AMBIGUOUS for one left a
+ * guess; or NULL to guess all with rvctr_brstack__not_taken().  The
+ * ambiguous ones are taken as not taken, their number added to
  * *@ambiguous (if not NULL).
  */
 uint64_t rvctr_brstack__taken_only(const struct perf_branch_entry *in, uint64_t nr,

@@ -71,6 +71,12 @@ int rvctr_symtab__exec_segment(const struct rvctr_symtab *t, struct rvctr_segmen
 /* The ELF virtual address of file offset @off, through the PT_LOAD holding
  * it; 0, or -1 when no segment holds it. */
 int rvctr_symtab__offset_to_vaddr(const struct rvctr_symtab *t, uint64_t off, uint64_t *vaddr);
+/*
+ * Copy @len bytes at ELF virtual address @vaddr of the file's own code or
+ * data (an allocated section with file bytes) to @buf: 0, or -1 when the
+ * file holds none there (a debug file's NOBITS sections, kallsyms, bss).
+ */
+int rvctr_symtab__read(const struct rvctr_symtab *t, uint64_t vaddr, void *buf, size_t len);
 uint16_t rvctr_symtab__machine(const struct rvctr_symtab *t);
 /* The file the symbols were read from (the debug file when one was used). */
 const char *rvctr_symtab__symbols_file(const struct rvctr_symtab *t);

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The length of the instruction at a runtime address of a recording, read
+ * from the binary mapped there: the process's maps (rvctr/maps.h, fed the
+ * recording's MMAP, MMAP2, FORK, EXIT and COMM records), the file found as
+ * rvctr_symtab__find() finds it, the address translated as rvctr/symtab.h
+ * says (map, file offset, PT_LOAD, ELF virtual address; a vmlinux
+ * relocated by its map's reference symbol), then the section bytes there.
+ *
+ * RISC-V: an instruction whose two low bits are 0b11 is 32 bits long (no
+ * longer encoding is a branch), any other is a 16-bit compressed one.
+ * That is what tells a ctr_ntbr record that is COND to 4 bytes on apart:
+ * a not-taken 32-bit branch, or a taken c.beqz/c.bnez over one 16-bit
+ * instruction (rvctr/brstack.h).
+ *
+ * Each binary is found and opened once; lengths are cached by address.
+ * One recording's: another has its own processes and build ids.
+ */
+#ifndef RVCTR_INSN_H
+#define RVCTR_INSN_H
+
+#include <stdint.h>
+#include <rvctr/perf_data.h>
+#include <rvctr/symtab.h>
+
+struct rvctr_insn;
+
+/* @find: where the binaries are (copied; its strings must outlive it). */
+struct rvctr_insn *rvctr_insn__new(const struct rvctr_symfind *find);
+void rvctr_insn__delete(struct rvctr_insn *x);
+/* The maps' records (rvctr_maps__event); 0, or -1 when the maps are full. */
+int rvctr_insn__event(struct rvctr_insn *x, const struct rvctr_event *ev);
+/* A build id of the recording's header (rvctr_maps__header_build_id). */
+int rvctr_insn__build_id(struct rvctr_insn *x, const struct rvctr_build_id *b);
+/*
+ * The length in bytes (2 or 4) of the instruction at @addr of process
+ * @pid; 0 when it cannot be read, *@why then saying why (the binary not
+ * found, or holding no code there; valid until @x is deleted).
+ */
+unsigned int rvctr_insn__length(struct rvctr_insn *x, uint32_t pid, uint64_t addr,
+				const char **why);
+
+#endif /* RVCTR_INSN_H */

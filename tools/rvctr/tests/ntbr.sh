@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# ctr_ntbr records COND to 4 bytes on, told apart by the instruction at
+# their source read from the binary mapped there: a 32-bit branch is a
+# not-taken record (dropped), a compressed c.beqz a taken branch over one
+# 16-bit instruction (kept); one in a binary that cannot be found stays a
+# guess (not taken), with a warning naming it, and range outputs refuse it.
+. "$(dirname "$0")/lib.sh"
+R=${RVCTR:?}
+SYNTH=${BUILD:?}/unit/synth-perf
+CC=${CROSS_COMPILE:-riscv64-linux-gnu-}gcc
+
+# b32: beq (32 bits), not taken to b32 + 4; c16: c.beqz over one c.nop,
+# taken to c16 + 4; ret at r
+cat >"$T_DIR/b.S" <<'ASM'
+	.text
+	.globl	_start
+_start:
+	.option	push
+	.option	norvc
+	.globl	b32
+b32:	beq	a0, a1, r
+	nop
+	.option	pop
+	.globl	c16
+c16:	c.beqz	a0, 1f
+	c.nop
+1:	c.nop
+	.globl	r
+r:	ret
+ASM
+if ! "$CC" -march=rv64gc -nostdlib -static -no-pie -Wl,--build-id -o "$T_DIR/b" "$T_DIR/b.S"; then
+	not_ok "cannot build the riscv64 test binary"
+	done_testing
+	exit
+fi
+addr() { printf '%x' $((0x$(sym_addr "$1" "$2") + ${3:-0})); }
+# entries newest first: the ret, the c.beqz taken, the beq not taken
+entries() { # BINARY BASE
+	local b=$2
+	printf '%x/%x/2/0/3 %x/%x/1/0/2 %x/%x/1/0/1' \
+		$((b + 0x$(addr "$1" r))) $((b + 0x$(addr "$1" b32))) \
+		$((b + 0x$(addr "$1" c16))) $((b + 0x$(addr "$1" c16 4))) \
+		$((b + 0x$(addr "$1" b32))) $((b + 0x$(addr "$1" b32 4)))
+}
+{
+	echo "comm 4242 b"
+	echo "mmap 4242 0x10000 0x1000 0 $T_DIR/b"
+	echo "event 1"
+	echo "sample 4242 0x$(addr "$T_DIR/b" r) $(entries "$T_DIR/b" 0)"
+} >"$T_DIR/clean.txt"
+# the same code in a library that is nowhere to be found
+gone=0x3fa0001000
+{
+	cat "$T_DIR/clean.txt"
+	echo "mmap 4242 $gone 0x1000 0 /nonexistent/libgone.so"
+	echo "sample 4242 $gone $(printf %x/%x $gone $((gone + 4)))/1/0/1"
+} >"$T_DIR/gone.txt"
+"$SYNTH" -n "$T_DIR/clean.data" <"$T_DIR/clean.txt" && "$SYNTH" -n "$T_DIR/gone.data" <"$T_DIR/gone.txt" ||
+	not_ok "synth-perf"
+b32=0x$(addr "$T_DIR/b" b32) c16=0x$(addr "$T_DIR/b" c16)
+
+# report: the c.beqz counted (COND), the beq not; nothing ambiguous
+$R report "$T_DIR/clean.data" >"$T_DIR/r" 2>"$T_LOG"
+grep -q '^# 2 branches in 1 samples' "$T_DIR/r" && grep -q '^COND  *1 ' "$T_DIR/r" &&
+	grep -q '^# 1 not-taken branch records' "$T_DIR/r" &&
+	ok "report: a 32-bit beq to 4 bytes on is not taken, a c.beqz to 4 bytes on taken" ||
+	{ not_ok "report: beq / c.beqz to 4 bytes on"; head -8 "$T_DIR/r" | sed 's/^/# /'; }
+! grep -q 'warning' "$T_LOG" && ok "report: no warning when every record was decided" ||
+	{ not_ok "report: warned though every record was decided"; sed 's/^/# /' "$T_LOG"; }
+# one in a binary that cannot be found: a guess, named
+$R report "$T_DIR/gone.data" >"$T_DIR/r" 2>"$T_LOG"
+grep -q '^# 2 branches in 2 samples' "$T_DIR/r" && grep -q '^# 2 not-taken branch records' "$T_DIR/r" &&
+	ok "report: the record in a missing binary is taken as not taken" ||
+	{ not_ok "report: missing binary"; head -8 "$T_DIR/r" | sed 's/^/# /'; }
+grep -q 'warning: .*gone.data: 1 records .*4 bytes on.*libgone.so: not found.*compressed' "$T_LOG" &&
+	ok "report: warns of the one left a guess, naming its binary" ||
+	{ not_ok "report: warning of the undecided record"; sed 's/^/# /' "$T_LOG"; }
+
+# spe: a sample for each taken branch, the c.beqz among them
+$R convert -f spe -o "$T_DIR/s.data" "$T_DIR/clean.data" 2>"$T_LOG" &&
+	$R report "$T_DIR/s.data" >"$T_DIR/r" 2>>"$T_LOG"
+grep -q '^# [0-9]* branches in 2 samples' "$T_DIR/r" && grep -q '^COND  *1 ' "$T_DIR/r" &&
+	ok "spe: samples the c.beqz, not the beq" ||
+	{ not_ok "spe: beq / c.beqz"; head -8 "$T_DIR/r" "$T_LOG" | sed 's/^/# /'; }
+
+# range outputs: every record decided, so a ctr_ntbr recording converts
+if $R convert -f perfscript -o "$T_DIR/p.ps" "$T_DIR/clean.data" 2>"$T_LOG"; then
+	grep -q "$(printf '%#x/%#x/' $c16 $((c16 + 4)))" "$T_DIR/p.ps" &&
+		! grep -q "$(printf '%#x/' $((b32 + 4)))" "$T_DIR/p.ps" &&
+		ok "perfscript: converted, the c.beqz kept, the beq dropped" ||
+		{ not_ok "perfscript: beq / c.beqz"; grep -v MMAP "$T_DIR/p.ps" | head -4 | sed 's/^/# /'; }
+else
+	not_ok "perfscript: ctr_ntbr recording with every record decided refused"
+	sed 's/^/# /' "$T_LOG"
+fi
+# (AutoFDO addresses are from the executable segment's p_vaddr on)
+read -r _ load _ < <(exec_load "$T_DIR/b")
+if $R convert -f autofdo -o "$T_DIR/a.afdo" "$T_DIR/clean.data" 2>"$T_LOG"; then
+	grep -q "^ *$(printf '%x->%x' $((c16 - load)) $((c16 + 4 - load))):1" "$T_DIR/a.afdo" &&
+		! grep -q "^ *$(printf '%x->' $((b32 - load)))" "$T_DIR/a.afdo" &&
+		ok "autofdo: converted, the c.beqz a branch, the beq none" ||
+		{ not_ok "autofdo: beq / c.beqz"; sed 's/^/# /' "$T_DIR/a.afdo"; }
+else
+	not_ok "autofdo: ctr_ntbr recording with every record decided refused"
+	sed 's/^/# /' "$T_LOG"
+fi
+# one record left a guess: refused, saying which binary, unless --force
+for fmt in autofdo perfscript; do
+	$R convert -f $fmt -o "$T_DIR/g.out" "$T_DIR/gone.data" 2>"$T_LOG"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q 'not-taken.*libgone.so: not found' "$T_LOG" &&
+		grep -q -- --force "$T_LOG" && ! [ -e "$T_DIR/g.out" ] &&
+		ok "$fmt: an undecided record refuses, naming the binary" ||
+		{ not_ok "$fmt: undecided record: status $rc"; sed 's/^/# /' "$T_LOG"; }
+done
+$R convert --force -f perfscript -o "$T_DIR/g.ps" "$T_DIR/gone.data" 2>"$T_LOG" &&
+	grep -q 'warning: .*1 records .*libgone.so' "$T_LOG" &&
+	! grep -q "$(printf '%#x/' $((gone + 4)))" "$T_DIR/g.ps" &&
+	ok "perfscript --force: the undecided record dropped, with a warning" ||
+	{ not_ok "perfscript --force: undecided record"; sed 's/^/# /' "$T_LOG"; }
+
+# --symfs: the binary found under it by its recorded path (not moved)
+mkdir -p "$T_DIR/sym/opt"
+cp "$T_DIR/b" "$T_DIR/sym/opt/b"
+sed "s|$T_DIR/b\$|/opt/b|" "$T_DIR/clean.txt" | "$SYNTH" -n "$T_DIR/opt.data"
+$R report --symfs "$T_DIR/sym" "$T_DIR/opt.data" >"$T_DIR/r" 2>"$T_LOG"
+grep -q '^# 2 branches in 1 samples' "$T_DIR/r" && ! grep -q warning "$T_LOG" &&
+	ok "report --symfs: the binary read under it" ||
+	{ not_ok "report --symfs"; head -4 "$T_DIR/r" "$T_LOG" | sed 's/^/# /'; }
+$R convert -f perfscript --symfs "$T_DIR/sym" -o "$T_DIR/o.ps" "$T_DIR/opt.data" 2>"$T_LOG" &&
+	ok "convert --symfs: the binary read under it" ||
+	{ not_ok "convert --symfs"; sed 's/^/# /' "$T_LOG"; }
+
+# an lld PIE (text at p_vaddr = p_offset + 0x1000) at a random base
+if command -v clang-19 >/dev/null && command -v ld.lld-19 >/dev/null; then
+	clang-19 --target=riscv64-linux-gnu -march=rv64gc --ld-path="$(command -v ld.lld-19)" \
+		-nostdlib -fPIE -pie -Wl,--build-id -o "$T_DIR/bl" "$T_DIR/b.S"
+	base=$(random_base pie)
+	read -r off vaddr memsz < <(exec_load "$T_DIR/bl")
+	{
+		echo "comm 4242 bl"
+		printf 'mmap 4242 %#x 0x1000 %#x %s\n' $((base + (vaddr & ~0xfff))) $((off & ~0xfff)) "$T_DIR/bl"
+		echo "event 1"
+		echo "sample 4242 $((base + 0x$(addr "$T_DIR/bl" r))) $(entries "$T_DIR/bl" $base)"
+	} | "$SYNTH" -n "$T_DIR/lld.data"
+	$R report "$T_DIR/lld.data" >"$T_DIR/r" 2>"$T_LOG"
+	grep -q '^# 2 branches in 1 samples' "$T_DIR/r" && grep -q '^# 1 not-taken branch records' "$T_DIR/r" &&
+		! grep -q warning "$T_LOG" &&
+		ok "lld PIE at a random base: beq not taken, c.beqz taken" ||
+		{ not_ok "lld PIE: beq / c.beqz"; head -4 "$T_DIR/r" "$T_LOG" | sed 's/^/# /'; }
+else
+	skip "lld PIE: beq / c.beqz" "clang-19 and ld.lld-19 not installed"
+fi
+# the kernel's code: from --vmlinux (link addresses, relocated by the
+# map's _text, KASLR), else a guess
+sed 's/^_start:/_start:\n\t.globl\t_text\n_text:/' "$T_DIR/b.S" >"$T_DIR/vmlinux.S"
+if "$CC" -march=rv64gc -nostdlib -static -no-pie -Wl,-Ttext=0xffffffff80000000 \
+	-o "$T_DIR/vmlinux" "$T_DIR/vmlinux.S" >"$T_LOG" 2>&1; then
+	K=0x2a400000
+	text=$((0x$(sym_addr "$T_DIR/vmlinux" _text) + K))
+	{
+		printf 'mmap -1 %#x 0x1000000 %#x [kernel.kallsyms]_text\n' $text $text
+		echo "event 1"
+		echo "sample 4242 $((K + 0x$(addr "$T_DIR/vmlinux" r))) $(entries "$T_DIR/vmlinux" $K)"
+	} | "$SYNTH" -n "$T_DIR/k.data"
+	$R report --vmlinux "$T_DIR/vmlinux" "$T_DIR/k.data" >"$T_DIR/r" 2>"$T_LOG"
+	grep -q '^# 2 branches in 1 samples' "$T_DIR/r" && grep -q '^# 1 not-taken branch records' "$T_DIR/r" &&
+		! grep -q warning "$T_LOG" &&
+		ok "kernel: beq not taken, c.beqz taken, read from --vmlinux at a KASLR offset" ||
+		{ not_ok "kernel: beq / c.beqz"; head -4 "$T_DIR/r" "$T_LOG" | sed 's/^/# /'; }
+	$R report "$T_DIR/k.data" >"$T_DIR/r" 2>"$T_LOG"
+	grep -q '^# 1 branches in 1 samples' "$T_DIR/r" &&
+		grep -q 'warning: .*2 records .*4 bytes on.*no vmlinux' "$T_LOG" &&
+		ok "kernel without a vmlinux: both guessed, with a warning" ||
+		{ not_ok "kernel without a vmlinux"; head -4 "$T_DIR/r" "$T_LOG" | sed 's/^/# /'; }
+	$R convert -f perfscript -o "$T_DIR/k.ps" "$T_DIR/k.data" 2>"$T_LOG"
+	[ $? -eq 1 ] && grep -q 'no vmlinux' "$T_LOG" &&
+		ok "kernel: perfscript without --vmlinux refused" ||
+		{ not_ok "kernel: perfscript without --vmlinux"; sed 's/^/# /' "$T_LOG"; }
+	c16k=$((0x$(addr "$T_DIR/vmlinux" c16) + K))
+	$R convert -f perfscript --vmlinux "$T_DIR/vmlinux" -o "$T_DIR/k.ps" "$T_DIR/k.data" 2>"$T_LOG" &&
+		grep -q "$(printf '%#x/%#x/' $c16k $((c16k + 4)))" "$T_DIR/k.ps" &&
+		ok "kernel: perfscript --vmlinux converts, the c.beqz kept" ||
+		{ not_ok "kernel: perfscript --vmlinux"; sed 's/^/# /' "$T_LOG"; }
+else
+	not_ok "build a riscv64 vmlinux stand-in"
+	sed 's/^/# /' "$T_LOG"
+fi
+done_testing
