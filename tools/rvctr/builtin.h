@@ -22,13 +22,6 @@ int topdown_run(char **argv, struct rvctr_topdown *td, unsigned int level);
 pid_t workload_start(char **argv, int *go);
 
 /*
- * A new file next to @out (.NAME.XXXXXX, mode 0666 less the umask), to
- * be renamed over @out when it is complete: its malloc'd path, or NULL
- * with the reason in @err.  Convert's and record's (in cmd-convert.c).
- */
-char *temp_output(const char *out, char *err, size_t errlen);
-
-/*
  * Progress on stderr: only when it is a terminal or --progress asked; in
  * whole lines when it is not a terminal (a log).
  */

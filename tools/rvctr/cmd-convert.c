@@ -4,16 +4,13 @@
  * text) to one output format, a sink (rvctr/sink.h).  The output is
  * written under a temporary name and renamed only when it is complete.
  */
-#include <errno.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <rvctr/brstack.h>
 #include <rvctr/ctr.h>
+#include <rvctr/output.h>
 #include <rvctr/sink.h>
 #include <riscv_ctr_rec.h>
 #include "builtin.h"
@@ -71,7 +68,7 @@ struct convert {
 	const struct rvctr_sink_ops *ops;
 	struct rvctr_sink *sink;
 	const char *output;
-	char *tmp;			/* the output until it is complete */
+	struct rvctr_output out;	/* written under a temporary name */
 	char *binary;			/* -b, an absolute path (binary_path()) */
 	const char *arch;
 	struct filter *filter;
@@ -88,34 +85,10 @@ struct convert {
 	char err[512];
 };
 
-/* A new file next to @out, to be renamed over it when complete (builtin.h). */
-char *temp_output(const char *out, char *err, size_t errlen)
-{
-	char *a = strdup(out), *b = strdup(out), *path = NULL;
-	mode_t mask;
-	int fd = -1;
-
-	if (a && b && asprintf(&path, "%s/.%s.XXXXXX", dirname(a), basename(b)) > 0)
-		fd = mkstemp(path);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: cannot create a file next to it: %s", out, strerror(errno));
-		free(path);
-		path = NULL;
-	} else {
-		mask = umask(0);
-		umask(mask);
-		fchmod(fd, 0666 & ~mask);
-		close(fd);
-	}
-	free(a);
-	free(b);
-	return path;
-}
-
 static int open_sink(struct convert *c, const struct rvctr_reader *r)
 {
 	struct rvctr_sink_info info = {
-		.path = c->tmp ? c->tmp : c->output,
+		.path = rvctr_output__path(&c->out),
 		.attr = r ? rvctr_reader__attr(r, 0) : NULL,
 		.attr_name = r ? rvctr_reader__attr_name(r, 0) : NULL,
 		.arch = c->arch,
@@ -308,7 +281,6 @@ fail:
 static int run(struct convert *c, char **inputs, unsigned int nr)
 {
 	unsigned int i;
-	struct stat st;
 
 	/*
 	 * perf.data output holds one pid namespace: the processes of several
@@ -320,18 +292,9 @@ static int run(struct convert *c, char **inputs, unsigned int nr)
 		if (!c->pids)
 			return error("out of memory");
 	}
-	/*
-	 * A regular file is written under a temporary name and renamed on
-	 * success; anything else that exists (/dev/null, a FIFO, a
-	 * terminal) is written in place: renaming over it would replace
-	 * the device node with a file.
-	 */
-	if (strcmp(c->output, "-") &&
-	    (stat(c->output, &st) || S_ISREG(st.st_mode))) {
-		c->tmp = temp_output(c->output, c->err, sizeof(c->err));
-		if (!c->tmp)
-			return error("%s", c->err);
-	}
+	/* renamed into place on success, an earlier file overwritten (rvctr/output.h) */
+	if (rvctr_output__begin(&c->out, c->output, 0, c->err, sizeof(c->err)))
+		return error("%s", c->err);
 	for (i = 0; i < nr; i++)
 		if (convert_one(c, inputs[i]))
 			goto fail;
@@ -340,10 +303,8 @@ static int run(struct convert *c, char **inputs, unsigned int nr)
 		goto fail;
 	}
 	c->sink = NULL;
-	if (c->tmp && rename(c->tmp, c->output)) {
-		snprintf(c->err, sizeof(c->err), "%s: %s", c->output, strerror(errno));
+	if (rvctr_output__commit(&c->out, c->err, sizeof(c->err)))
 		goto fail;
-	}
 	if (c->no_branches)
 		fprintf(stderr, "rvctr: %llu of %llu samples had no branch stack\n",
 			(unsigned long long)c->no_branches, (unsigned long long)c->samples);
@@ -354,8 +315,7 @@ static int run(struct convert *c, char **inputs, unsigned int nr)
 fail:
 	rvctr_sink__abort(c->sink);
 	c->sink = NULL;
-	if (c->tmp)
-		unlink(c->tmp);
+	rvctr_output__abort(&c->out);
 	return error("%s", c->err);
 }
 
@@ -461,7 +421,6 @@ int cmd_convert(int argc, char **argv)
 	c.so.find = &c.code;
 	ret = run(&c, inputs, nr);
 	pidmap__delete(c.pids);
-	free(c.tmp);
 	free(c.binary);
 	filter__delete(c.filter);
 	return ret;

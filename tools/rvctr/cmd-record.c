@@ -15,7 +15,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,6 +28,7 @@
 #include <perf/threadmap.h>
 
 #include <rvctr/kmaps.h>
+#include <rvctr/output.h>
 #include <rvctr/perf_data.h>
 #include <rvctr/symtab.h>
 #include "builtin.h"
@@ -494,25 +494,6 @@ static int wait_and_drain(struct recorder *r, pid_t pid, const struct target *t,
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-/*
- * As perf record does (perf_data__open()'s backup): a non-empty file of
- * the output's name becomes NAME.old, replacing any earlier one.
- */
-static void backup_output(const char *output)
-{
-	struct stat st;
-	char *old;
-
-	if (stat(output, &st) || !S_ISREG(st.st_mode) || !st.st_size)
-		return;
-	if (asprintf(&old, "%s.old", output) < 0)
-		return;
-	if (rename(output, old))
-		fprintf(stderr, "rvctr: warning: cannot keep %s as %s: %s\n", output, old,
-			strerror(errno));
-	free(old);
-}
-
 static int record(char **argv, const char *output, struct perf_event_attr *a,
 		  const char *name, int pages, const struct target *t, int force)
 {
@@ -520,9 +501,8 @@ static int record(char **argv, const char *output, struct perf_event_attr *a,
 	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
 	struct utsname uts;
 	int go = -1, status = -1, ret = 1;
-	char err[512], *tmp = NULL;
-	const char *path = output;
-	struct stat st;
+	struct rvctr_output out = { 0 };
+	char err[512];
 	pid_t pid = 0;
 
 	libperf_init(libperf_print);
@@ -542,20 +522,16 @@ static int record(char **argv, const char *output, struct perf_event_attr *a,
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	/*
-	 * A regular file is written under a temporary name and renamed when
-	 * complete (as convert does): a failed record leaves no partial file
-	 * under the name, and an earlier one stays.  Anything else (-, a
-	 * FIFO, a device) is written in place.
+	 * Under a temporary name, renamed when complete (rvctr/output.h): a
+	 * failed record leaves no partial file under the name, and an
+	 * earlier one stays.  On success an earlier recording is kept as
+	 * NAME.old, as perf record keeps it.
 	 */
-	if (strcmp(output, "-") && (stat(output, &st) || S_ISREG(st.st_mode))) {
-		tmp = temp_output(output, err, sizeof(err));
-		if (!tmp) {
-			error("%s", err);
-			goto out;
-		}
-		path = tmp;
+	if (rvctr_output__begin(&out, output, RVCTR_OUTPUT_BACKUP, err, sizeof(err))) {
+		error("%s", err);
+		goto out;
 	}
-	r.w = rvctr_writer__open(path, a, &name, 1, err, sizeof(err));
+	r.w = rvctr_writer__open(rvctr_output__path(&out), a, &name, 1, err, sizeof(err));
 	if (!r.w) {
 		error("%s", err);
 		goto out;
@@ -590,15 +566,9 @@ out:
 	}
 	if (r.w && rvctr_writer__close(r.w, err, sizeof(err)))
 		ret = error("%s", err);
-	if (tmp) {
-		if (!ret)
-			backup_output(output);
-		if (!ret && rename(tmp, output))
-			ret = error("%s: %s", output, strerror(errno));
-		if (ret)
-			unlink(tmp);
-		free(tmp);
-	}
+	if (!ret && rvctr_output__commit(&out, err, sizeof(err)))
+		ret = error("%s", err);
+	rvctr_output__abort(&out);
 	if (r.evlist) {
 		perf_evlist__munmap(r.evlist);
 		perf_evlist__close(r.evlist);

@@ -218,6 +218,12 @@ $R convert -f perf -o "$T_DIR/keep.data" "$T_DIR/cut.data" 2>/dev/null
 $R convert -f perfscript -o "$T_DIR/new.txt" "$T_DIR/cut.data" 2>/dev/null
 [ ! -e "$T_DIR/new.txt" ] && ok "failed convert: no partial output" ||
 	not_ok "failed convert left $(wc -c <"$T_DIR/new.txt") bytes"
+# a convert that succeeds replaces the old output; unlike record, it
+# keeps no NAME.old
+$R convert -f perfscript -o "$T_DIR/keep.data" "$T_DIR/b.data" 2>/dev/null
+[ "$(head -c 3 "$T_DIR/keep.data")" != old ] && [ ! -e "$T_DIR/keep.data.old" ] &&
+	ok "convert over an old output: replaced, no .old kept" ||
+	not_ok "convert over an old output: $(ls "$T_DIR"/keep.data*)"
 # (the temporary outputs are .NAME.XXXXXX next to the output)
 left=$(ls -A "$T_DIR" | grep '^\.')
 [ -z "$left" ] && ok "no temporary file left" || not_ok "temporary file left: $left"

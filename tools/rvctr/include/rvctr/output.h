@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * An output file that appears whole or not at all, as rvctr convert and
+ * rvctr record write theirs.
+ *
+ * A regular file, or a name not yet taken, is written under a temporary
+ * name next to it, .NAME.XXXXXX, created with mode 0666 less the umask
+ * (what open(O_CREAT, 0666) would give NAME), and renamed over NAME by
+ * rvctr_output__commit() when complete.  rvctr_output__abort() removes it:
+ * NAME stays as it was.  Anything else that exists ("-", standard output;
+ * a FIFO; a device such as /dev/null) is written in place, since renaming
+ * over it would replace the node with a file.  NAME is looked up through
+ * symbolic links (a link to /dev/null is written through), but the rename
+ * replaces a link to a regular file, not the file it points to.
+ *
+ * A process that dies between begin and commit or abort (a signal it does
+ * not catch) leaves the temporary file: rvctr record catches SIGINT,
+ * SIGTERM and SIGHUP before it begins, and then commits.
+ */
+#ifndef RVCTR_OUTPUT_H
+#define RVCTR_OUTPUT_H
+
+#include <stddef.h>
+
+/*
+ * Commit moves a non-empty regular file of the name to NAME.old first,
+ * replacing an earlier one, as perf record's backup does (record's; a
+ * convert overwrites).
+ */
+#define RVCTR_OUTPUT_BACKUP	1
+
+struct rvctr_output {
+	const char *name;	/* the output as given */
+	char *tmp;		/* the temporary file; NULL: written in place */
+	unsigned int flags;	/* RVCTR_OUTPUT_* */
+};
+
+/*
+ * Start writing @name (kept, not copied): 0, or -1 with the reason in
+ * @err when no temporary file can be made next to it.
+ */
+int rvctr_output__begin(struct rvctr_output *o, const char *name, unsigned int flags,
+			char *err, size_t errlen);
+/* The path to open and write: the temporary file, or the name itself. */
+const char *rvctr_output__path(const struct rvctr_output *o);
+/*
+ * The file is written and closed: put it under its name.  0, or -1 with
+ * the reason in @err and the temporary file removed.
+ */
+int rvctr_output__commit(struct rvctr_output *o, char *err, size_t errlen);
+/* Writing failed: remove the temporary file.  Also after a commit (a no-op). */
+void rvctr_output__abort(struct rvctr_output *o);
+
+#endif /* RVCTR_OUTPUT_H */

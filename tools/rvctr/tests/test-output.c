@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * An output written whole or not at all (rvctr/output.h): the temporary
+ * file next to the name and its mode, commit with and without the
+ * NAME.old backup, abort, a failed rename, "-", a FIFO and symbolic links.
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rvctr/output.h>
+
+#include "tests.h"
+
+static char dir[] = "/tmp/rvctr-output-XXXXXX";
+
+static const char *at(const char *name)
+{
+	static char path[4][4096];
+	static unsigned int n;
+	char *p = path[n++ % 4];
+
+	snprintf(p, sizeof(path[0]), "%s/%s", dir, name);
+	return p;
+}
+
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* The file's text ("" when empty), or NULL when there is none. */
+static const char *get(const char *path)
+{
+	static char buf[256];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+/*
+ * The names in the directory that start with '.' (temporary files left),
+ * after removing every entry when @clear.
+ */
+static int hidden(int clear)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		n += e->d_name[0] == '.';
+		if (clear)
+			unlink(at(e->d_name));
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static void test_new_file(void)
+{
+	struct rvctr_output o;
+	const char *p, *base;
+	char err[256] = "";
+	struct stat st;
+	mode_t mask = umask(027);
+
+	T_EQ(rvctr_output__begin(&o, at("new.data"), 0, err, sizeof(err)), 0, "begin: a new name");
+	p = rvctr_output__path(&o);
+	base = strrchr(p, '/');
+	T_OK(!strncmp(p, dir, strlen(dir)) && base && base == p + strlen(dir) &&
+	     !strncmp(base, "/.new.data.", 11) && strlen(base) == 17,
+	     "the temporary file is .NAME.XXXXXX next to it");
+	T_OK(!stat(p, &st) && S_ISREG(st.st_mode) && (st.st_mode & 0777) == 0640,
+	     "it is created with mode 0666 less the umask (027: 0640)");
+	T_OK(access(at("new.data"), F_OK), "nothing under the name before commit");
+	put(p, "new");
+	T_EQ(rvctr_output__commit(&o, err, sizeof(err)), 0, "commit");
+	T_STREQ(get(at("new.data")), "new", "commit: the file is under its name");
+	T_OK(!stat(at("new.data"), &st) && (st.st_mode & 0777) == 0640, "... with that mode");
+	T_EQ(hidden(0), 0, "no temporary file left");
+	rvctr_output__abort(&o);
+	T_STREQ(get(at("new.data")), "new", "abort after commit changes nothing");
+	umask(mask);
+}
+
+static void test_backup(void)
+{
+	struct rvctr_output o;
+	char err[256] = "";
+
+	/* convert's: an earlier file is overwritten, no NAME.old */
+	put(at("c.data"), "old");
+	rvctr_output__begin(&o, at("c.data"), 0, err, sizeof(err));
+	put(rvctr_output__path(&o), "new");
+	T_EQ(rvctr_output__commit(&o, err, sizeof(err)), 0, "commit over an earlier file");
+	T_STREQ(get(at("c.data")), "new", "... replaces it");
+	T_OK(!get(at("c.data.old")), "... without RVCTR_OUTPUT_BACKUP: no NAME.old");
+
+	/* record's: NAME.old, replacing an earlier one */
+	put(at("r.data"), "first");
+	put(at("r.data.old"), "older");
+	rvctr_output__begin(&o, at("r.data"), RVCTR_OUTPUT_BACKUP, err, sizeof(err));
+	put(rvctr_output__path(&o), "second");
+	T_EQ(rvctr_output__commit(&o, err, sizeof(err)), 0, "commit with RVCTR_OUTPUT_BACKUP");
+	T_STREQ(get(at("r.data")), "second", "... the new file under the name");
+	T_STREQ(get(at("r.data.old")), "first", "... the earlier one as NAME.old");
+
+	/* an empty earlier file is no recording to keep (perf's rule) */
+	put(at("e.data"), "");
+	put(at("e.data.old"), "older");
+	rvctr_output__begin(&o, at("e.data"), RVCTR_OUTPUT_BACKUP, err, sizeof(err));
+	put(rvctr_output__path(&o), "x");
+	rvctr_output__commit(&o, err, sizeof(err));
+	T_STREQ(get(at("e.data.old")), "older", "an empty earlier file is not kept as NAME.old");
+
+	/* a failed write: the earlier file stays, no NAME.old */
+	put(at("f.data"), "kept");
+	unlink(at("f.data.old"));
+	rvctr_output__begin(&o, at("f.data"), RVCTR_OUTPUT_BACKUP, err, sizeof(err));
+	put(rvctr_output__path(&o), "partial");
+	rvctr_output__abort(&o);
+	T_STREQ(get(at("f.data")), "kept", "abort: the earlier file is as it was");
+	T_OK(!get(at("f.data.old")), "abort: no NAME.old");
+	T_EQ(hidden(0), 0, "abort: the temporary file is removed");
+}
+
+static void test_failed_rename(void)
+{
+	struct rvctr_output o;
+	char err[256] = "";
+
+	/* the name becomes a non-empty directory while the file is written */
+	rvctr_output__begin(&o, at("d.data"), 0, err, sizeof(err));
+	put(rvctr_output__path(&o), "x");
+	mkdir(at("d.data"), 0755);
+	put(at("d.data/f"), "");
+	T_EQ(rvctr_output__commit(&o, err, sizeof(err)), -1, "a failed rename: -1");
+	T_OK(strstr(err, "d.data: ") != NULL, "... naming the output");
+	T_EQ(hidden(0), 0, "... and the temporary file removed");
+	unlink(at("d.data/f"));
+	rmdir(at("d.data"));
+}
+
+static void test_in_place(void)
+{
+	struct rvctr_output o;
+	char err[256] = "";
+	struct stat st;
+
+	T_EQ(rvctr_output__begin(&o, "-", 0, err, sizeof(err)), 0, "begin: -");
+	T_STREQ(rvctr_output__path(&o), "-", "- (standard output) is written in place");
+	T_EQ(rvctr_output__commit(&o, err, sizeof(err)), 0, "commit of -");
+
+	mkfifo(at("fifo"), 0644);
+	rvctr_output__begin(&o, at("fifo"), RVCTR_OUTPUT_BACKUP, err, sizeof(err));
+	T_STREQ(rvctr_output__path(&o), at("fifo"), "a FIFO is written in place");
+	rvctr_output__commit(&o, err, sizeof(err));
+	T_OK(!lstat(at("fifo"), &st) && S_ISFIFO(st.st_mode), "... and stays a FIFO");
+
+	/* a link to a device is written through */
+	symlink("/dev/null", at("null.link"));
+	rvctr_output__begin(&o, at("null.link"), 0, err, sizeof(err));
+	T_STREQ(rvctr_output__path(&o), at("null.link"), "a link to /dev/null is written through");
+	rvctr_output__commit(&o, err, sizeof(err));
+	T_OK(!lstat(at("null.link"), &st) && S_ISLNK(st.st_mode), "... and stays a link");
+
+	/* a link to a regular file is replaced, the file it names kept */
+	put(at("target"), "target");
+	symlink("target", at("file.link"));
+	rvctr_output__begin(&o, at("file.link"), 0, err, sizeof(err));
+	put(rvctr_output__path(&o), "new");
+	rvctr_output__commit(&o, err, sizeof(err));
+	T_OK(!lstat(at("file.link"), &st) && S_ISREG(st.st_mode),
+	     "a link to a regular file is replaced by the file");
+	T_STREQ(get(at("target")), "target", "... the file it named as it was");
+	T_EQ(hidden(0), 0, "no temporary file left");
+}
+
+static void test_no_directory(void)
+{
+	struct rvctr_output o;
+	char err[256] = "";
+
+	T_EQ(rvctr_output__begin(&o, at("none/x.data"), 0, err, sizeof(err)), -1,
+	     "begin in a missing directory: -1");
+	T_OK(strstr(err, "none/x.data: cannot create a file next to it") != NULL,
+	     "... saying why");
+	rvctr_output__abort(&o);
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_new_file();
+	test_backup();
+	test_failed_rename();
+	test_in_place();
+	test_no_directory();
+	hidden(1);
+	if (rmdir(dir))
+		printf("# cannot remove %s\n", dir);
+	return tests_done();
+}
