@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Guest half of profile-bench, on an -icount board with the rvctr module.
 #   guest.sh record PERIOD PROGRAM...   per program: its test on the -O2
-#       build, perf record -b of that test, and the instrumented build's
+#       build, perf record -b of that test (and of the -fno-jump-tables
+#       build BOLT rewrites, if there is one), and the instrumented build's
 #       exact counts (.profraw)
 #   guest.sh measure RUNS PROGRAM:VARIANT...   per variant: its test must
 #       pass (it runs RUNS times, counting instructions:u of the program's
@@ -51,6 +52,16 @@ record)
 		tail -2 /tmp/rec.log
 		cp "/tmp/$p.data" "$out/$p.perf.data" && rm -f "/tmp/$p.data"
 		echo "ok - $p: recorded, $(wc -c <"$out/$p.perf.data") bytes"
+		# BOLT's input, when there is one: its own recording, the same way
+		if [ -d "$v/o2-njt" ]; then
+			if perf record -b -e instructions:u -c "$arg" -m 4096 -o "/tmp/$p.data" -- \
+				sh "$here/work.sh" "$p" "$v/o2-njt" >/tmp/rec.log 2>&1; then
+				cp "/tmp/$p.data" "$out/$p.o2-njt.perf.data" && rm -f "/tmp/$p.data"
+				echo "ok - $p: o2-njt recorded, $(wc -c <"$out/$p.o2-njt.perf.data") bytes"
+			else
+				echo "not ok - $p: perf record -b of o2-njt"; cat /tmp/rec.log; rc=1
+			fi
+		fi
 		# %m: one file per instrumented module (program, libz.so)
 		mkdir -p /tmp/prof
 		LLVM_PROFILE_FILE="/tmp/prof/$p-%p-%m.profraw" sh "$here/work.sh" "$p" "$v/instr" \
