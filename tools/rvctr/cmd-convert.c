@@ -292,8 +292,13 @@ static int run(struct convert *c, char **inputs, unsigned int nr)
 		if (!c->pids)
 			return error("out of memory");
 	}
-	/* renamed into place on success, an earlier file overwritten (rvctr/output.h) */
-	if (rvctr_output__begin(&c->out, c->output, 0, c->err, sizeof(c->err)))
+	/*
+	 * Renamed into place on success, an earlier file overwritten
+	 * (rvctr/output.h); perf.data 0600, as perf writes it.
+	 */
+	if (rvctr_output__begin(&c->out, c->output,
+				c->ops == &rvctr_sink_perf || c->ops == &rvctr_sink_spe ?
+				RVCTR_OUTPUT_PRIVATE : 0, c->err, sizeof(c->err)))
 		return error("%s", c->err);
 	for (i = 0; i < nr; i++)
 		if (convert_one(c, inputs[i]))

@@ -527,7 +527,8 @@ static int record(char **argv, const char *output, struct perf_event_attr *a,
 	 * earlier one stays.  On success an earlier recording is kept as
 	 * NAME.old, as perf record keeps it.
 	 */
-	if (rvctr_output__begin(&out, output, RVCTR_OUTPUT_BACKUP, err, sizeof(err))) {
+	if (rvctr_output__begin(&out, output, RVCTR_OUTPUT_BACKUP | RVCTR_OUTPUT_PRIVATE,
+				 err, sizeof(err))) {
 		error("%s", err);
 		goto out;
 	}

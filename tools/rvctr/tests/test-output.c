@@ -96,6 +96,13 @@ static void test_new_file(void)
 	T_EQ(hidden(0), 0, "no temporary file left");
 	rvctr_output__abort(&o);
 	T_STREQ(get(at("new.data")), "new", "abort after commit changes nothing");
+
+	/* perf.data: 0600 whatever the umask, as perf writes it */
+	rvctr_output__begin(&o, at("p.data"), RVCTR_OUTPUT_PRIVATE, err, sizeof(err));
+	T_OK(!stat(rvctr_output__path(&o), &st) && (st.st_mode & 0777) == 0600,
+	     "RVCTR_OUTPUT_PRIVATE: the file is made 0600");
+	rvctr_output__commit(&o, err, sizeof(err));
+	T_OK(!stat(at("p.data"), &st) && (st.st_mode & 0777) == 0600, "... and stays 0600");
 	umask(mask);
 }
 
@@ -138,6 +145,19 @@ static void test_backup(void)
 	T_STREQ(get(at("f.data")), "kept", "abort: the earlier file is as it was");
 	T_OK(!get(at("f.data.old")), "abort: no NAME.old");
 	T_EQ(hidden(0), 0, "abort: the temporary file is removed");
+
+	/* NAME.old cannot be made (a directory, say): the commit fails, NAME kept */
+	put(at("b.data"), "earlier");
+	mkdir(at("b.data.old"), 0755);
+	put(at("b.data.old/f"), "");
+	rvctr_output__begin(&o, at("b.data"), RVCTR_OUTPUT_BACKUP, err, sizeof(err));
+	put(rvctr_output__path(&o), "new");
+	T_EQ(rvctr_output__commit(&o, err, sizeof(err)), -1, "a failed backup: the commit fails");
+	T_OK(strstr(err, "cannot keep") && strstr(err, "b.data.old"), "... saying why");
+	T_STREQ(get(at("b.data")), "earlier", "... and the earlier file stays under its name");
+	T_EQ(hidden(0), 0, "... no temporary file left");
+	unlink(at("b.data.old/f"));
+	rmdir(at("b.data.old"));
 }
 
 static void test_failed_rename(void)
@@ -180,16 +200,44 @@ static void test_in_place(void)
 	rvctr_output__commit(&o, err, sizeof(err));
 	T_OK(!lstat(at("null.link"), &st) && S_ISLNK(st.st_mode), "... and stays a link");
 
-	/* a link to a regular file is replaced, the file it names kept */
-	put(at("target"), "target");
-	symlink("target", at("file.link"));
-	rvctr_output__begin(&o, at("file.link"), 0, err, sizeof(err));
+	/*
+	 * a link to a regular file: the file is replaced, the link kept,
+	 * the temporary file next to the file (here in another directory)
+	 */
+	mkdir(at("sub"), 0755);
+	put(at("sub/target"), "target");
+	symlink("sub/target", at("file.link"));
+	T_EQ(rvctr_output__begin(&o, at("file.link"), 0, err, sizeof(err)), 0,
+	     "begin: a link to a regular file");
+	T_OK(!strncmp(rvctr_output__path(&o), at("sub/.target."), strlen(at("sub/.target."))),
+	     "... the temporary file is next to the file it names");
 	put(rvctr_output__path(&o), "new");
-	rvctr_output__commit(&o, err, sizeof(err));
-	T_OK(!lstat(at("file.link"), &st) && S_ISREG(st.st_mode),
-	     "a link to a regular file is replaced by the file");
-	T_STREQ(get(at("target")), "target", "... the file it named as it was");
+	T_EQ(rvctr_output__commit(&o, err, sizeof(err)), 0, "... commit");
+	T_OK(!lstat(at("file.link"), &st) && S_ISLNK(st.st_mode), "... the link stays a link");
+	T_STREQ(get(at("sub/target")), "new", "... and the file it names is replaced");
+	unlink(at("sub/target"));
 	T_EQ(hidden(0), 0, "no temporary file left");
+
+	/*
+	 * /dev/stdout's case: a link to a FIFO (or a pipe, a terminal) is
+	 * written through, neither replaced nor backed up
+	 */
+	mkfifo(at("sub/pipe"), 0644);
+	symlink("sub/pipe", at("pipe.link"));
+	rvctr_output__begin(&o, at("pipe.link"), RVCTR_OUTPUT_BACKUP, err, sizeof(err));
+	T_STREQ(rvctr_output__path(&o), at("pipe.link"), "a link to a FIFO is written through");
+	rvctr_output__commit(&o, err, sizeof(err));
+	T_OK(!lstat(at("pipe.link"), &st) && S_ISLNK(st.st_mode) &&
+	     !lstat(at("sub/pipe"), &st) && S_ISFIFO(st.st_mode) && !get(at("pipe.link.old")),
+	     "... and both stay as they were, no NAME.old");
+	unlink(at("sub/pipe"));
+	rmdir(at("sub"));
+
+	/* a dangling link: written through, as open(O_CREAT) does */
+	symlink("nowhere", at("dangling.link"));
+	rvctr_output__begin(&o, at("dangling.link"), 0, err, sizeof(err));
+	T_STREQ(rvctr_output__path(&o), at("dangling.link"), "a dangling link is written through");
+	rvctr_output__abort(&o);
 }
 
 static void test_no_directory(void)

@@ -5,13 +5,16 @@
  *
  * A regular file, or a name not yet taken, is written under a temporary
  * name next to it, .NAME.XXXXXX, created with mode 0666 less the umask
- * (what open(O_CREAT, 0666) would give NAME), and renamed over NAME by
- * rvctr_output__commit() when complete.  rvctr_output__abort() removes it:
- * NAME stays as it was.  Anything else that exists ("-", standard output;
- * a FIFO; a device such as /dev/null) is written in place, since renaming
- * over it would replace the node with a file.  NAME is looked up through
- * symbolic links (a link to /dev/null is written through), but the rename
- * replaces a link to a regular file, not the file it points to.
+ * (what open(O_CREAT, 0666) would give NAME) or, for RVCTR_OUTPUT_PRIVATE,
+ * 0600 (perf record's perf.data: kernel addresses, command lines), and
+ * renamed over NAME by rvctr_output__commit() when complete.
+ * rvctr_output__abort() removes it: NAME stays as it was.  Anything else
+ * that exists ("-", standard output; a FIFO; a device such as /dev/null)
+ * is written in place, since renaming over it would replace the node with
+ * a file.  A symbolic link is followed as open() follows it: the regular
+ * file it names is the one replaced, next to which the temporary file is
+ * made, and the link stays; a link to anything else (/dev/stdout, say) or
+ * to nothing is written through in place.
  *
  * A process that dies between begin and commit or abort (a signal it does
  * not catch) leaves the temporary file: rvctr record catches SIGINT,
@@ -25,12 +28,16 @@
 /*
  * Commit moves a non-empty regular file of the name to NAME.old first,
  * replacing an earlier one, as perf record's backup does (record's; a
- * convert overwrites).
+ * convert overwrites).  When that rename fails, the commit fails and NAME
+ * is left as it was.
  */
 #define RVCTR_OUTPUT_BACKUP	1
+/* A new file gets mode 0600, not 0666 less the umask. */
+#define RVCTR_OUTPUT_PRIVATE	2
 
 struct rvctr_output {
-	const char *name;	/* the output as given */
+	const char *name;	/* the output: as given, or real */
+	char *real;		/* the regular file a symbolic link names */
 	char *tmp;		/* the temporary file; NULL: written in place */
 	unsigned int flags;	/* RVCTR_OUTPUT_* */
 };
