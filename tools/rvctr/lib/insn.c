@@ -106,7 +106,8 @@ static void hex(char *out, const uint8_t *id, unsigned int len)
 
 /*
  * A vmlinux is whatever --vmlinux names: it must be the recording's
- * kernel (when both have a build id), and relocatable to where it ran.
+ * kernel (its machine, and its build id when both have one), and
+ * relocatable to where it ran.
  */
 static int check_vmlinux(struct rvctr_insn *x, struct insn_dso *d, const uint8_t *id,
 			 unsigned int id_size)
@@ -117,6 +118,10 @@ static int check_vmlinux(struct rvctr_insn *x, struct insn_dso *d, const uint8_t
 	unsigned int n = rvctr_symtab__build_id(d->tab, have);
 	uint64_t ref;
 
+	if (x->find.machine && rvctr_symtab__machine(d->tab) != x->find.machine) {
+		snprintf(d->why, sizeof(d->why), "%s: another machine's, not used", path);
+		return -1;
+	}
 	if (id_size > 20)
 		id_size = 20;
 	if (n && id_size && (n != id_size || memcmp(have, id, n))) {
