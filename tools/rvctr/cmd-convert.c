@@ -59,8 +59,8 @@ static const char convert_usage[] =
 	"      --force          make autofdo/perfscript output from a recording that\n"
 	"                       lacks taken branches (type filter, call stack) or has\n"
 	"                       not-taken ones not all told from taken ones (their\n"
-	"                       binary unread; these are then dropped, as spe\n"
-	"                       output always drops them)\n"
+	"                       binary unread or not the recorded one; these are\n"
+	"                       then dropped, as spe output always drops them)\n"
 	"      --progress       show progress even when stderr is not a terminal\n"
 	"  -h, --help           this text\n";
 
@@ -172,7 +172,7 @@ static int check_ntbr(struct convert *c, const char *path, const struct source *
 		return 0;
 	snprintf(c->err, sizeof(c->err), "%s: no %s output: it was recorded with not-taken "
 		 "branches (ctr_ntbr), and a record COND to 4 bytes on could not be told "
-		 "from a taken compressed branch, its instruction unread (%s) (--force "
+		 "from a taken compressed branch by its instruction (%s) (--force "
 		 "converts it anyway, taking such records as not taken)", path, c->ops->name,
 		 source__ambiguous_why(src));
 	return -1;
@@ -424,6 +424,8 @@ int cmd_convert(int argc, char **argv)
 	c.code.symfs = c.find.symfs;
 	c.code.buildid_dir = c.find.buildid_dir;
 	c.so.find = &c.code;
+	/* perf.data output keeps every record: no binary is read to decide */
+	c.so.keep_not_taken = !c.ops->ranges && !c.ops->taken_only;
 	ret = run(&c, inputs, nr);
 	pidmap__delete(c.pids);
 	free(c.binary);

@@ -164,15 +164,17 @@ static int has_ntbr(const struct rvctr_reader *r)
 
 /*
  * The instruction lengths that decide ctr_ntbr's ambiguous records, for
- * a recording that has some: its maps from the start.  A pipe's attrs
- * come as records: then kept until its first sample says.
+ * a recording that has some, unless the caller keeps every record: its
+ * maps from the start.  A pipe's attrs come as records: then kept until
+ * its first sample says.
  */
 static int open_insn(struct source *s)
 {
 	struct rvctr_symfind find = { 0 };
 	unsigned int i;
 
-	if (rvctr_reader__nr_attrs(s->reader) && !has_ntbr(s->reader))
+	if (s->o.keep_not_taken ||
+	    (rvctr_reader__nr_attrs(s->reader) && !has_ntbr(s->reader)))
 		return 0;
 	if (s->o.find)
 		find = *s->o.find;
@@ -390,7 +392,8 @@ static void decide_not_taken(struct source *s, const struct rvctr_sample *smp)
 			s->pnt[i] = len == 4;
 		else if (!s->ambiguous_why[0])
 			snprintf(s->ambiguous_why, sizeof(s->ambiguous_why), "%s",
-				 s->insn ? why : "out of memory");
+				 s->insn ? why : s->o.keep_not_taken ?
+				 "instructions not read" : "out of memory");
 	}
 }
 
@@ -441,7 +444,7 @@ void source__warn_ambiguous(const struct source *s, const char *path)
 	if (!s->ambiguous)
 		return;
 	fprintf(stderr, "rvctr: warning: %s: %llu records of ctr_ntbr events were COND to "
-		"4 bytes on and taken as not taken, their instruction unread (%s); a taken "
+		"4 bytes on and taken as not taken, undecided by their instruction (%s); a taken "
 		"compressed branch over one 16-bit instruction looks the same, so some may "
 		"have been taken\n", path, (unsigned long long)s->ambiguous, s->ambiguous_why);
 }

@@ -17,6 +17,8 @@ struct source_opts {
 	const struct rvctr_symfind *find;	/* perf.data: where its binaries are, to
 						 * read the instructions of not-taken
 						 * records (NULL: the defaults) */
+	int keep_not_taken;	/* perf.data: source__drop_not_taken() is never
+				 * called, so no instruction is read */
 };
 
 struct source;

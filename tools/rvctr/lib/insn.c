@@ -7,7 +7,7 @@
 #include <rvctr/insn.h>
 #include <rvctr/maps.h>
 
-#define CACHE_SIZE	4096	/* lengths, direct-mapped by file offset */
+#define CACHE_SIZE	4096	/* direct-mapped by (binary, file offset) */
 
 struct insn_dso {
 	struct rvctr_symtab *tab;	/* NULL when the file could not be used */
@@ -17,11 +17,21 @@ struct insn_dso {
 	char why[320];			/* why tab is NULL, or holds no code */
 };
 
+/* What is at an address: a length that decides, or why none does. */
+enum insn_found {
+	INSN_UNREAD,			/* no code bytes there (insn_dso.why) */
+	INSN_NOT_BRANCH,		/* neither a 32-bit branch nor a c.beqz/c.bnez */
+	INSN_C16 = 2,			/* c.beqz/c.bnez to +4 */
+	INSN_C16_OFFSET,		/* c.beqz/c.bnez to another offset */
+	INSN_B32 = 4,			/* BEQ, BNE, BLT, BGE, BLTU or BGEU */
+};
+
 struct insn_cached {
 	uint64_t off;			/* in the dso: runtime address - start + pgoff */
 	unsigned int dso;
-	uint8_t len;			/* 2, 4, or 0: unreadable */
+	uint8_t found;			/* enum insn_found */
 	uint8_t valid;
+	int16_t c_offset;		/* INSN_C16_OFFSET: the branch's offset */
 };
 
 struct rvctr_insn {
@@ -31,6 +41,7 @@ struct rvctr_insn {
 	unsigned int nr_dsos;
 	uint64_t kernel_text;		/* runtime address of kernel_ref, from its MMAP */
 	char kernel_ref[64];		/* perf's ref_reloc_sym: _text, or _stext */
+	char why[512];			/* of the last undecided address */
 	struct insn_cached cache[CACHE_SIZE];
 };
 
@@ -47,6 +58,8 @@ struct rvctr_insn *rvctr_insn__new(const struct rvctr_symfind *find)
 	}
 	if (find)
 		x->find = *find;
+	/* code bytes are in the binaries themselves: no debug files */
+	x->find.code_only = 1;
 	return x;
 }
 
@@ -82,14 +95,65 @@ int rvctr_insn__build_id(struct rvctr_insn *x, const struct rvctr_build_id *b)
 	return rvctr_maps__header_build_id(x->maps, b);
 }
 
-/* Find and open the file of binary @dso, once. */
+static void hex(char *out, const uint8_t *id, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i < len; i++)
+		sprintf(out + 2 * i, "%02x", id[i]);
+	out[2 * len] = 0;
+}
+
+/*
+ * A vmlinux is whatever --vmlinux names: it must be the recording's
+ * kernel (its machine, and its build id when both have one), and
+ * relocatable to where it ran.
+ */
+static int check_vmlinux(struct rvctr_insn *x, struct insn_dso *d, const uint8_t *id,
+			 unsigned int id_size)
+{
+	const char *path = x->find.vmlinux;
+	char want[41], have_hex[41];
+	uint8_t have[20];
+	unsigned int n = rvctr_symtab__build_id(d->tab, have);
+	uint64_t ref;
+
+	if (x->find.machine && rvctr_symtab__machine(d->tab) != x->find.machine) {
+		snprintf(d->why, sizeof(d->why), "%s: another machine's, not used", path);
+		return -1;
+	}
+	if (id_size > 20)
+		id_size = 20;
+	if (n && id_size && (n != id_size || memcmp(have, id, n))) {
+		hex(have_hex, have, n);
+		hex(want, id, id_size);
+		snprintf(d->why, sizeof(d->why), "%s has build id %s, the recording's kernel "
+			 "%s: another kernel's, not used", path, have_hex, want);
+		return -1;
+	}
+	if (!x->kernel_text)
+		return 0;	/* no runtime address known: as linked */
+	if (rvctr_symtab__any_symbol(d->tab, x->kernel_ref, &ref)) {
+		snprintf(d->why, sizeof(d->why), "%s has no %s symbol, and the recording's "
+			 "kernel had it at %#llx: cannot relocate it", path, x->kernel_ref,
+			 (unsigned long long)x->kernel_text);
+		return -1;
+	}
+	/* a vmlinux holds link addresses: relocate by the map's symbol */
+	d->kaslr = x->kernel_text - ref;
+	return 0;
+}
+
+/*
+ * Find and open the file of binary @dso, once: only its code is read, so
+ * no debug file is looked for (rvctr_insn__new() sets code_only).
+ */
 static void load_dso(struct rvctr_insn *x, struct insn_dso *d, const struct rvctr_map *map)
 {
 	const char *name = rvctr_maps__dso_name(x->maps, map->dso);
 	unsigned int id_size;
 	const uint8_t *id = rvctr_maps__dso_build_id(x->maps, map->dso, &id_size);
-	uint64_t ref;
-	int mismatch;
+	int mismatch = 0;
 
 	d->tried = 1;
 	d->kernel = rvctr_symtab__is_kernel_name(name);
@@ -98,20 +162,23 @@ static void load_dso(struct rvctr_insn *x, struct insn_dso *d, const struct rvct
 		snprintf(d->why, sizeof(d->why), "%s: a kernel module (its .ko is not read)", name);
 		return;
 	}
-	d->tab = rvctr_symtab__find(&x->find, name, id, id_size, &mismatch, d->why,
-				    sizeof(d->why));
-	if (d->kernel && (!d->tab || rvctr_symtab__is_kallsyms(d->tab))) {
+	if (d->kernel && !x->find.vmlinux) {
 		/* kallsyms has symbols, no code */
 		snprintf(d->why, sizeof(d->why), "%s: no vmlinux (--vmlinux) to read the "
 			 "kernel's code from", name);
+		return;
+	}
+	d->tab = rvctr_symtab__find(&x->find, name, id, id_size, &mismatch, d->why,
+				    sizeof(d->why));
+	if (mismatch || (d->tab && d->kernel && check_vmlinux(x, d, id, id_size))) {
+		/* the file there is another build's: its code says nothing of this one */
+		if (mismatch)
+			snprintf(d->why, sizeof(d->why), "%s: the file there has another build "
+				 "id (or machine) than the recorded one: not used", name);
 		rvctr_symtab__delete(d->tab);
 		d->tab = NULL;
 		return;
 	}
-	/* a vmlinux holds link addresses: relocate by the map's symbol */
-	if (d->tab && d->kernel && x->kernel_text &&
-	    !rvctr_symtab__any_symbol(d->tab, x->kernel_ref, &ref))
-		d->kaslr = x->kernel_text - ref;
 	if (d->tab)
 		snprintf(d->why, sizeof(d->why), "%s: no code bytes at the address", name);
 }
@@ -133,23 +200,55 @@ static struct insn_dso *insn_dso(struct rvctr_insn *x, const struct rvctr_map *m
 	return &x->dsos[map->dso];
 }
 
-/* The length of the instruction at @addr in @map, 0 if it cannot be read. */
-static unsigned int read_length(const struct insn_dso *d, const struct rvctr_map *map,
-				uint64_t addr)
+/* The offset of a CB-format (c.beqz, c.bnez) branch: imm[8|4:3] at bits
+ * 12|11:10, imm[7:6|2:1|5] at 6:5|4:3|2. */
+static int cb_offset(uint16_t i)
+{
+	int off = ((i >> 12) & 1) << 8 | ((i >> 10) & 3) << 3 | ((i >> 5) & 3) << 6 |
+		  ((i >> 3) & 3) << 1 | ((i >> 2) & 1) << 5;
+
+	return off & 0x100 ? off - 0x200 : off;
+}
+
+/*
+ * The instruction at @addr in @map, as a record COND to 4 bytes on needs
+ * it: a 32-bit conditional branch, or a c.beqz/c.bnez to +4.  Anything
+ * else there cannot have recorded it: another binary than the one that
+ * ran, or a wrong address.
+ */
+static enum insn_found read_insn(const struct insn_dso *d, const struct rvctr_map *map,
+				 uint64_t addr, int16_t *c_offset)
 {
 	uint64_t vaddr;
-	uint8_t lo;
+	uint8_t b[4];
+	uint32_t i;
 
 	if (!d->tab)
-		return 0;
+		return INSN_UNREAD;
 	if (d->kernel)
 		vaddr = addr - d->kaslr;
 	else if (rvctr_symtab__offset_to_vaddr(d->tab, addr - map->start + map->pgoff, &vaddr))
-		return 0;
-	/* the low bits are in the first byte (instructions are little-endian) */
-	if (rvctr_symtab__read(d->tab, vaddr, &lo, 1))
-		return 0;
-	return (lo & 3) == 3 ? 4 : 2;
+		return INSN_UNREAD;
+	/* little-endian parcels; the low bits of the first say the length */
+	if (rvctr_symtab__read(d->tab, vaddr, b, 2))
+		return INSN_UNREAD;
+	i = b[0] | b[1] << 8;
+	if ((i & 3) == 3) {
+		unsigned int funct3;
+
+		if (rvctr_symtab__read(d->tab, vaddr, b, 4))
+			return INSN_UNREAD;
+		i |= (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+		funct3 = (i >> 12) & 7;
+		/* BRANCH; funct3 010 and 011 are reserved */
+		return (i & 0x7f) == 0x63 && funct3 != 2 && funct3 != 3 ? INSN_B32 :
+									 INSN_NOT_BRANCH;
+	}
+	/* quadrant 1, funct3 110 (c.beqz) or 111 (c.bnez) */
+	if ((i & 0xe003) != 0xc001 && (i & 0xe003) != 0xe001)
+		return INSN_NOT_BRANCH;
+	*c_offset = cb_offset(i);
+	return *c_offset == 4 ? INSN_C16 : INSN_C16_OFFSET;
 }
 
 unsigned int rvctr_insn__length(struct rvctr_insn *x, uint32_t pid, uint64_t addr,
@@ -174,9 +273,29 @@ unsigned int rvctr_insn__length(struct rvctr_insn *x, uint32_t pid, uint64_t add
 	if (!c->valid || c->off != off || c->dso != map->dso) {
 		c->off = off;
 		c->dso = map->dso;
-		c->len = read_length(d, map, addr);
+		c->c_offset = 0;
+		c->found = read_insn(d, map, addr, &c->c_offset);
 		c->valid = 1;
 	}
+	switch (c->found) {
+	case INSN_C16:
+	case INSN_B32:
+		return c->found;
+	case INSN_NOT_BRANCH:
+		snprintf(x->why, sizeof(x->why), "the instruction at %#llx in %s is not a "
+			 "conditional branch: wrong binary?", (unsigned long long)addr,
+			 d->kernel ? x->find.vmlinux : rvctr_maps__dso_name(x->maps, map->dso));
+		*why = x->why;
+		return 0;
+	case INSN_C16_OFFSET:
+		snprintf(x->why, sizeof(x->why), "the instruction at %#llx in %s is a "
+			 "compressed branch to %+d, not +4: wrong binary?",
+			 (unsigned long long)addr,
+			 d->kernel ? x->find.vmlinux : rvctr_maps__dso_name(x->maps, map->dso),
+			 c->c_offset);
+		*why = x->why;
+		return 0;
+	}
 	*why = d->why;
-	return c->len;
+	return 0;
 }

@@ -128,9 +128,14 @@ static int read_symbols(struct rvctr_symtab *t, Dwfl_Module *mod, Elf *main_elf)
 	return 0;
 }
 
-/* Report @fd (consumed) as the module; its ELF virtual addresses are kept. */
+/*
+ * Report @fd (consumed) as the module; its ELF virtual addresses are kept.
+ * @find_debug: look for a separate debug file (elfutils' standard search,
+ * debuginfod included) when the file's own symbols do not do; @symbols:
+ * read the function symbols (rvctr_symtab__lookup()).
+ */
 static struct rvctr_symtab *load_fd(int fd, const char *path, const char *debug_path,
-				    int find_debug, char *err, size_t errlen)
+				    int find_debug, int symbols, char *err, size_t errlen)
 {
 	struct rvctr_symtab *t = calloc(1, sizeof(*t));
 	const unsigned char *bits;
@@ -174,7 +179,7 @@ static struct rvctr_symtab *load_fd(int fd, const char *path, const char *debug_
 		memcpy(t->build_id, bits, len);
 		t->build_id_len = len;
 	}
-	if (read_symbols(t, mod, elf)) {
+	if (symbols && read_symbols(t, mod, elf)) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		rvctr_symtab__delete(t);
 		return NULL;
@@ -186,8 +191,8 @@ fail_dwfl:
 	return NULL;
 }
 
-struct rvctr_symtab *rvctr_symtab__load(const char *path, const char *debug_path,
-					char *err, size_t errlen)
+static struct rvctr_symtab *load_path(const char *path, const char *debug_path, int code_only,
+				      char *err, size_t errlen)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
@@ -201,7 +206,13 @@ struct rvctr_symtab *rvctr_symtab__load(const char *path, const char *debug_path
 		close(fd);
 		return NULL;
 	}
-	return load_fd(fd, path, debug_path, 1, err, errlen);
+	return load_fd(fd, path, debug_path, !code_only, !code_only, err, errlen);
+}
+
+struct rvctr_symtab *rvctr_symtab__load(const char *path, const char *debug_path,
+					char *err, size_t errlen)
+{
+	return load_path(path, debug_path, 0, err, errlen);
 }
 
 struct rvctr_symtab *rvctr_symtab__parse(const void *buf, size_t len, char *err, size_t errlen)
@@ -223,7 +234,7 @@ struct rvctr_symtab *rvctr_symtab__parse(const void *buf, size_t len, char *err,
 		}
 		done += n;
 	}
-	return load_fd(fd, "[memory]", NULL, 0, err, errlen);
+	return load_fd(fd, "[memory]", NULL, 0, 1, err, errlen);
 }
 
 struct rvctr_symtab *rvctr_symtab__load_kallsyms(const char *path, char *err, size_t errlen)
@@ -522,7 +533,7 @@ static struct rvctr_symtab *try_file(const struct rvctr_symfind *f, const char *
 
 	if (!is_file(path))
 		return NULL;
-	t = rvctr_symtab__load(path, debug_path, err, sizeof(err));
+	t = load_path(path, debug_path, f->code_only, err, sizeof(err));
 	if (!t)
 		return NULL;
 	n = rvctr_symtab__build_id(t, have);
@@ -555,7 +566,12 @@ static struct rvctr_symtab *find_kernel(const struct rvctr_symfind *f, const cha
 
 	/* a vmlinux has no module symbols: they come from kallsyms only */
 	if (f->vmlinux && !modules)
-		return rvctr_symtab__load(f->vmlinux, NULL, err, errlen);
+		return load_path(f->vmlinux, NULL, f->code_only, err, errlen);
+	if (f->code_only) {
+		/* kallsyms has symbols, no code */
+		snprintf(err, errlen, "kernel: no --vmlinux");
+		return NULL;
+	}
 	if (cache && *hex) {
 		snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/%s/kallsyms", cache, hex);
 		if (is_file(path))
@@ -605,11 +621,12 @@ struct rvctr_symtab *rvctr_symtab__find(const struct rvctr_symfind *f, const cha
 		snprintf(path, sizeof(path), "%s/usr/lib/debug/.build-id/%.2s/%s", symfs, hex,
 			 hex + 2);
 		t = try_file(f, path, debug_path, id, id_len, mismatch);
-		if (!t) {
+		/* a debug file alone: symbols, no code */
+		if (!t && !f->code_only) {
 			strcat(path, ".debug");
 			t = try_file(f, path, debug_path, id, id_len, mismatch);
 		}
-		if (!t && cache) {
+		if (!t && cache && !f->code_only) {
 			snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/debug", cache, hex,
 				 hex + 2);
 			t = try_file(f, path, debug_path, id, id_len, mismatch);

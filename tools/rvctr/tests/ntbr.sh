@@ -5,13 +5,17 @@
 # not-taken record (dropped), a compressed c.beqz a taken branch over one
 # 16-bit instruction (kept); one in a binary that cannot be found stays a
 # guess (not taken), with a warning naming it, and range outputs refuse it.
+# So does one whose instruction cannot have recorded it (not a conditional
+# branch, a c.beqz to another offset: the wrong binary), and one in a file
+# of another build id.
 . "$(dirname "$0")/lib.sh"
 R=${RVCTR:?}
 SYNTH=${BUILD:?}/unit/synth-perf
 CC=${CROSS_COMPILE:-riscv64-linux-gnu-}gcc
 
 # b32: beq (32 bits), not taken to b32 + 4; c16: c.beqz over one c.nop,
-# taken to c16 + 4; ret at r
+# taken to c16 + 4; ret at r; then no branch at add32 (32 bits) and cnop
+# (16), and a c.beqz to +6 at c6
 cat >"$T_DIR/b.S" <<'ASM'
 	.text
 	.globl	_start
@@ -28,8 +32,22 @@ c16:	c.beqz	a0, 1f
 1:	c.nop
 	.globl	r
 r:	ret
+	.option	push
+	.option	norvc
+	.globl	add32
+add32:	add	a0, a0, a1
+	.option	pop
+	.globl	cnop
+cnop:	c.nop
+	.globl	c6
+c6:	c.beqz	a0, 2f
+	c.nop
+	c.nop
+2:	ret
 ASM
-if ! "$CC" -march=rv64gc -nostdlib -static -no-pie -Wl,--build-id -o "$T_DIR/b" "$T_DIR/b.S"; then
+if ! "$CC" -march=rv64gc -nostdlib -static -no-pie -Wl,--build-id -o "$T_DIR/b" "$T_DIR/b.S" ||
+	[ "$("${CROSS_COMPILE:-riscv64-linux-gnu-}objdump" -d "$T_DIR/b" |
+		awk '/<c6>:/ { getline; print $2 }')" != c119 ]; then
 	not_ok "cannot build the riscv64 test binary"
 	done_testing
 	exit
@@ -132,6 +150,68 @@ $R convert -f perfscript --symfs "$T_DIR/sym" -o "$T_DIR/o.ps" "$T_DIR/opt.data"
 	ok "convert --symfs: the binary read under it" ||
 	{ not_ok "convert --symfs"; sed 's/^/# /' "$T_LOG"; }
 
+# a record COND to 4 bytes on at an instruction that cannot have recorded
+# it: undecided (refused), saying what is there, never decided by its
+# length alone
+for what in add32 cnop c6; do
+	a=$(addr "$T_DIR/b" $what)
+	{
+		echo "comm 4242 b"
+		echo "mmap 4242 0x10000 0x1000 0 $T_DIR/b"
+		echo "event 1"
+		echo "sample 4242 0x$(addr "$T_DIR/b" r) $a/$(printf %x $((0x$a + 4)))/1/0/1"
+	} | "$SYNTH" -n "$T_DIR/$what.data"
+	case $what in
+	c6) why="instruction at 0x$a in $T_DIR/b is a compressed branch to +6, not +4: wrong binary" ;;
+	*) why="instruction at 0x$a in $T_DIR/b is not a conditional branch: wrong binary" ;;
+	esac
+	$R convert -f perfscript -o "$T_DIR/w.ps" "$T_DIR/$what.data" 2>"$T_LOG"
+	rc=$?
+	[ $rc -eq 1 ] && grep -qF "$why" "$T_LOG" && ! [ -e "$T_DIR/w.ps" ] &&
+		ok "perfscript: a record at $what (no branch to +4 there) refused, saying so" ||
+		{ not_ok "perfscript: a record at $what: status $rc"; sed 's/^/# /' "$T_LOG"; }
+	$R report "$T_DIR/$what.data" >"$T_DIR/r" 2>"$T_LOG"
+	grep -q "warning: .*$what.data: 1 records .*4 bytes on" "$T_LOG" && grep -qF "$why" "$T_LOG" &&
+		ok "report: the record at $what a guess, with a warning saying what is there" ||
+		{ not_ok "report: a record at $what"; head -4 "$T_DIR/r" "$T_LOG" | sed 's/^/# /'; }
+done
+# a binary of another build id than the recorded one: not read
+sed "s|^mmap .*$T_DIR/b\$|& 0123456789abcdef0123456789abcdef01234567|" "$T_DIR/clean.txt" |
+	"$SYNTH" -n "$T_DIR/otherid.data"
+$R convert -f perfscript -o "$T_DIR/o.ps" "$T_DIR/otherid.data" 2>"$T_LOG"
+rc=$?
+[ $rc -eq 1 ] && grep -qF "$T_DIR/b: the file there has another build id (or machine) than the recorded one: not used" "$T_LOG" &&
+	ok "perfscript: the binary of another build id not read, refused saying so" ||
+	{ not_ok "perfscript: binary of another build id: status $rc"; sed 's/^/# /' "$T_LOG"; }
+# only code is read: a stripped binary's debug file is not looked for
+"${CROSS_COMPILE:-riscv64-linux-gnu-}objcopy" --only-keep-debug "$T_DIR/b" "$T_DIR/b.debug"
+"${CROSS_COMPILE:-riscv64-linux-gnu-}objcopy" --strip-all --add-gnu-debuglink="$T_DIR/b.debug" \
+	"$T_DIR/b" "$T_DIR/sym/opt/b"
+id=$(build_id "$T_DIR/b")
+mkdir -p "$T_DIR/sym/usr/lib/debug/.build-id/${id:0:2}"
+mv "$T_DIR/b.debug" "$T_DIR/sym/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug"
+if ! command -v strace >/dev/null; then
+	skip "convert: no debug file looked for" "strace not installed"
+	skip "convert -f perf: no binary opened" "strace not installed"
+elif ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=%file -o "$T_DIR/strace" \
+	$R convert -f perfscript --symfs "$T_DIR/sym" -o "$T_DIR/o.ps" "$T_DIR/opt.data" 2>"$T_LOG"; then
+	! grep -q '\.debug"' "$T_DIR/strace" && grep -q "sym/opt/b\"" "$T_DIR/strace" &&
+		ok "convert: a stripped binary's code read, no debug file looked for" ||
+		{ not_ok "convert: debug file looked for"; grep 'debug\|sym/opt' "$T_DIR/strace" | head | sed 's/^/# /'; }
+else
+	not_ok "convert: stripped binary under --symfs"
+	sed 's/^/# /' "$T_LOG"
+fi
+# perf output keeps every record: no binary read at all
+if command -v strace >/dev/null; then
+	# (LeakSanitizer does not run under ptrace)
+	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=%file -o "$T_DIR/strace" \
+		$R convert -f perf --symfs "$T_DIR/sym" -o "$T_DIR/o.data" "$T_DIR/opt.data" 2>"$T_LOG" &&
+		! grep -q "sym/opt/b\"" "$T_DIR/strace" &&
+		ok "convert -f perf: no binary opened to tell not-taken records apart" ||
+		{ not_ok "convert -f perf: a binary opened"; grep 'sym/opt' "$T_DIR/strace" | head | sed 's/^/# /'; }
+fi
+
 # an lld PIE (text at p_vaddr = p_offset + 0x1000) at a random base
 if command -v clang-19 >/dev/null && command -v ld.lld-19 >/dev/null; then
 	clang-19 --target=riscv64-linux-gnu -march=rv64gc --ld-path="$(command -v ld.lld-19)" \
@@ -155,7 +235,7 @@ fi
 # the kernel's code: from --vmlinux (link addresses, relocated by the
 # map's _text, KASLR), else a guess
 sed 's/^_start:/_start:\n\t.globl\t_text\n_text:/' "$T_DIR/b.S" >"$T_DIR/vmlinux.S"
-if "$CC" -march=rv64gc -nostdlib -static -no-pie -Wl,-Ttext=0xffffffff80000000 \
+if "$CC" -march=rv64gc -nostdlib -static -no-pie -Wl,-Ttext=0xffffffff80000000 -Wl,--build-id \
 	-o "$T_DIR/vmlinux" "$T_DIR/vmlinux.S" >"$T_LOG" 2>&1; then
 	K=0x2a400000
 	text=$((0x$(sym_addr "$T_DIR/vmlinux" _text) + K))
@@ -163,7 +243,8 @@ if "$CC" -march=rv64gc -nostdlib -static -no-pie -Wl,-Ttext=0xffffffff80000000 \
 		printf 'mmap -1 %#x 0x1000000 %#x [kernel.kallsyms]_text\n' $text $text
 		echo "event 1"
 		echo "sample 4242 $((K + 0x$(addr "$T_DIR/vmlinux" r))) $(entries "$T_DIR/vmlinux" $K)"
-	} | "$SYNTH" -n "$T_DIR/k.data"
+	} >"$T_DIR/k.txt"
+	"$SYNTH" -n "$T_DIR/k.data" <"$T_DIR/k.txt"
 	$R report --vmlinux "$T_DIR/vmlinux" "$T_DIR/k.data" >"$T_DIR/r" 2>"$T_LOG"
 	grep -q '^# 2 branches in 1 samples' "$T_DIR/r" && grep -q '^# 1 not-taken branch records' "$T_DIR/r" &&
 		! grep -q warning "$T_LOG" &&
@@ -183,6 +264,26 @@ if "$CC" -march=rv64gc -nostdlib -static -no-pie -Wl,-Ttext=0xffffffff80000000 \
 		grep -q "$(printf '%#x/%#x/' $c16k $((c16k + 4)))" "$T_DIR/k.ps" &&
 		ok "kernel: perfscript --vmlinux converts, the c.beqz kept" ||
 		{ not_ok "kernel: perfscript --vmlinux"; sed 's/^/# /' "$T_LOG"; }
+	# the recording's kernel build id: the vmlinux must be that kernel
+	kid=$(build_id "$T_DIR/vmlinux")
+	{ echo "buildid [kernel.kallsyms] $kid"; cat; } <"$T_DIR/k.txt" | "$SYNTH" -n "$T_DIR/kid.data"
+	$R convert -f perfscript --vmlinux "$T_DIR/vmlinux" -o "$T_DIR/k.ps" "$T_DIR/kid.data" 2>"$T_LOG" &&
+		ok "kernel: perfscript --vmlinux of the recorded build id converts" ||
+		{ not_ok "kernel: perfscript --vmlinux of the recorded build id"; sed 's/^/# /' "$T_LOG"; }
+	{ echo "buildid [kernel.kallsyms] 0123456789abcdef0123456789abcdef01234567"; cat; } \
+		<"$T_DIR/k.txt" | "$SYNTH" -n "$T_DIR/kother.data"
+	$R convert -f perfscript --vmlinux "$T_DIR/vmlinux" -o "$T_DIR/k.ps" "$T_DIR/kother.data" 2>"$T_LOG"
+	rc=$?
+	[ $rc -eq 1 ] && grep -qF "$T_DIR/vmlinux has build id $kid, the recording's kernel 0123456789abcdef0123456789abcdef01234567: another kernel's, not used" "$T_LOG" &&
+		ok "kernel: a --vmlinux of another build id not read, refused saying so" ||
+		{ not_ok "kernel: --vmlinux of another build id: status $rc"; sed 's/^/# /' "$T_LOG"; }
+	# no _text to relocate by: not read at a guessed offset
+	"${CROSS_COMPILE:-riscv64-linux-gnu-}objcopy" --strip-symbol=_text "$T_DIR/vmlinux" "$T_DIR/vmlinux-notext"
+	$R convert -f perfscript --vmlinux "$T_DIR/vmlinux-notext" -o "$T_DIR/k.ps" "$T_DIR/k.data" 2>"$T_LOG"
+	rc=$?
+	[ $rc -eq 1 ] && grep -qF "vmlinux-notext has no _text symbol, and the recording's kernel had it at $(printf %#x $text): cannot relocate it" "$T_LOG" &&
+		ok "kernel: a --vmlinux without _text not read, refused saying so" ||
+		{ not_ok "kernel: --vmlinux without _text: status $rc"; sed 's/^/# /' "$T_LOG"; }
 else
 	not_ok "build a riscv64 vmlinux stand-in"
 	sed 's/^/# /' "$T_LOG"

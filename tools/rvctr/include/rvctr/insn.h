@@ -11,10 +11,20 @@
  * longer encoding is a branch), any other is a 16-bit compressed one.
  * That is what tells a ctr_ntbr record that is COND to 4 bytes on apart:
  * a not-taken 32-bit branch, or a taken c.beqz/c.bnez over one 16-bit
- * instruction (rvctr/brstack.h).
+ * instruction (rvctr/brstack.h).  Only those can have made it: a 32-bit
+ * instruction must be a BRANCH (BEQ, BNE, BLT, BGE, BLTU, BGEU), a 16-bit
+ * one a c.beqz/c.bnez whose offset is +4; anything else there (the wrong
+ * binary or address) decides nothing.
  *
- * Each binary is found and opened once; lengths are cached by address.
- * One recording's: another has its own processes and build ids.
+ * Only the binaries' code is read: no debug file is looked for
+ * (rvctr_symfind.code_only).  A file of another build id than the
+ * recorded one is not used, nor a vmlinux of another build id than the
+ * recording's kernel, or one without the map's reference symbol when
+ * the map gives its runtime address (it cannot be relocated).
+ *
+ * Each binary is found and opened once; what is at an address is cached
+ * by (binary, file offset).  One recording's: another has its own
+ * processes and build ids.
  */
 #ifndef RVCTR_INSN_H
 #define RVCTR_INSN_H
@@ -34,8 +44,10 @@ int rvctr_insn__event(struct rvctr_insn *x, const struct rvctr_event *ev);
 int rvctr_insn__build_id(struct rvctr_insn *x, const struct rvctr_build_id *b);
 /*
  * The length in bytes (2 or 4) of the instruction at @addr of process
- * @pid; 0 when it cannot be read, *@why then saying why (the binary not
- * found, or holding no code there; valid until @x is deleted).
+ * @pid: 4, a 32-bit conditional branch; 2, a c.beqz/c.bnez to +4.  0
+ * when it cannot be read or is neither, *@why then saying why (the binary
+ * not found or not the recorded one, holding no code there, or what it
+ * holds there; valid until the next call or @x is deleted).
  */
 unsigned int rvctr_insn__length(struct rvctr_insn *x, uint32_t pid, uint64_t addr,
 				const char **why);

@@ -105,6 +105,12 @@ const char *rvctr_symtab__symbols_file(const struct rvctr_symtab *t);
  * Kernel maps (NAME starting with "[kernel.kallsyms]"): VMLINUX (--vmlinux),
  * perf's cache BUILDID_DIR/[kernel.kallsyms]/ID/kallsyms, KALLSYMS
  * (--kallsyms), then SYMFS/proc/kallsyms when --symfs is given.
+ *
+ * With code_only set, only files holding code are looked for (1-3; for
+ * the kernel VMLINUX alone), and no debug file is searched for them (nor
+ * asked of debuginfod): their function symbols are not read
+ * (rvctr_symtab__lookup() finds none; rvctr_symtab__any_symbol() reads
+ * the file's own).
  */
 struct rvctr_symfind {
 	const char *symfs;		/* NULL or "" for none */
@@ -112,6 +118,7 @@ struct rvctr_symfind {
 	const char *kallsyms;		/* NULL: none */
 	const char *vmlinux;		/* NULL: none */
 	uint16_t machine;		/* EM_*, 0 for any */
+	int code_only;			/* for the code bytes only (see above) */
 };
 
 /*
