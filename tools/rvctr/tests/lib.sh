@@ -15,6 +15,7 @@ check() {
 	if "$@" >"$T_LOG" 2>&1; then ok "$name"; else not_ok "$name"; sed 's/^/# /' "$T_LOG" | head -20; fi
 }
 done_testing() { echo "1..$T_N"; [ "$T_FAIL" -eq 0 ]; }
+have() { command -v "$1" >/dev/null 2>&1; }
 
 T_DIR=$(mktemp -d "${TMPDIR:-/tmp}/rvctr-test.XXXXXX")
 T_LOG=$T_DIR/log

@@ -36,10 +36,11 @@ printf '%s\n' "ffffffff80000000 T _text" "ffffffff80001000 T do_syscall" \
 	"ffffffff80002000 t handle_thing" "ffffffff80003000 D some_data" >"$T_DIR/kallsyms"
 
 # report_has NAME WANT REPORT-ARGS...: the report's function table has WANT
+# (of $data, a.data unless set)
 report_has() {
 	local name=$1 want=$2
 	shift 2
-	if $R report "$@" "$T_DIR/a.data" >"$T_LOG" 2>&1 && grep -qE "$want" "$T_LOG"; then
+	if $R report "$@" "${data:-$T_DIR/a.data}" >"$T_LOG" 2>&1 && grep -qE "$want" "$T_LOG"; then
 		ok "$name"
 	else
 		not_ok "$name"
@@ -95,14 +96,8 @@ grep -v '^buildid ' "$T_DIR/desc" | awk -v n="$NAME" -v id="$ID" \
 	'$1 == "mmap" && $NF == n { $0 = $0 " " id } { print }' >"$T_DIR/desc-mmap2"
 check "perf.data with the build id in MMAP2 only" "$SYNTH" "$T_DIR/m.data" <"$T_DIR/desc-mmap2"
 report_has_m() { # NAME WANT REPORT-ARGS...: report_has on m.data
-	local name=$1 want=$2
-	shift 2
-	if $R report "$@" "$T_DIR/m.data" >"$T_LOG" 2>&1 && grep -qE "$want" "$T_LOG"; then
-		ok "$name"
-	else
-		not_ok "$name"
-		grep -A8 'by binary' "$T_LOG" | sed 's/^/# /'
-	fi
+	local data=$T_DIR/m.data
+	report_has "$@"
 }
 report_has_m "MMAP2 build id: another build under the name is not used, and said" \
 	"differ from the recorded ones" --symfs "$T_DIR/fs"

@@ -6,10 +6,7 @@
 # had its pid, nor those of another input.
 . "$(dirname "$0")/lib.sh"
 R=${RVCTR:?}
-if ! synth_setup; then
-	done_testing
-	exit
-fi
+synth_setup || { done_testing; exit; }
 mmap() { printf 'mmap %d %#x %#x %#x %s\n' "$1" "$start" "$len" $((off & ~0xfff)) "${2:-$BIN}"; }
 samples() { local i; for ((i = 0; i < $2; i++)); do sample "$1"; done; }
 # branches in an autofdo profile: the taken-branch counts (lines "a->b:n")

@@ -9,12 +9,8 @@
 # order; the range outputs must attribute CPU 1's samples to its map.
 . "$(dirname "$0")/lib.sh"
 R=${RVCTR:?}
-have() { command -v "$1" >/dev/null 2>&1; }
 
-if ! synth_setup; then
-	done_testing
-	exit
-fi
+synth_setup || { done_testing; exit; }
 {
 	# CPU 0's buffer: process 100 from time 10, samples at 20, 22, 24
 	echo "cpu 0"

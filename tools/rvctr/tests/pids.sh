@@ -7,11 +7,7 @@
 # a later file of the same session, keep their pids and bytes.
 . "$(dirname "$0")/lib.sh"
 R=${RVCTR:?}
-have() { command -v "$1" >/dev/null 2>&1; }
-if ! synth_setup; then
-	done_testing
-	exit
-fi
+synth_setup || { done_testing; exit; }
 cp "$BIN" "$T_DIR/other"
 mmap() { printf 'mmap %d %#x %#x %#x %s\n' "$1" "$start" "$len" $((off & ~0xfff)) "$2"; }
 samples() { local i; for ((i = 0; i < $2; i++)); do sample "$1"; done; }
@@ -45,6 +41,18 @@ who() { perf script -i "$1" -F comm,pid,ip,dso 2>/dev/null |
 	awk '{ d = $NF; sub(/^\(/, "", d); sub(/\)$/, "", d); n = split(d, p, "/")
 		print $2 + 0, $1, p[n] }' | sort | uniq -c | awk '{ printf "%s:%s:%s:%s ", $2, $3, $4, $1 }'; }
 
+# samples_are NAME FILE WANT: the processes perf script finds in FILE (who)
+samples_are() {
+	local got
+
+	if ! have perf; then
+		skip "$1" "perf not installed"
+		return
+	fi
+	got=$(who "$2")
+	[ "$got" = "$3" ] && ok "$1: samples '$got'" || not_ok "$1: samples '$got', want '$3'"
+}
+
 for fmt in perf spe; do
 	per=1
 	[ "$fmt" = spe ] && per=3
@@ -54,14 +62,8 @@ for fmt in perf spe; do
 	grep -q "b.data: pid 100 is not the earlier input's process 100 (comm 'other', was 'loop'); written as pid 4194304" "$T_LOG" &&
 		ok "-f $fmt: the warning names the mapping" ||
 		not_ok "-f $fmt: no warning 'pid 100 ... written as pid 4194304': $(head -3 "$T_LOG")"
-	if have perf; then
-		got=$(who "$T_DIR/ab.$fmt")
-		want="100:loop:loop:$((3 * per)) 4194304:other:other:$((2 * per)) "
-		[ "$got" = "$want" ] && ok "-f $fmt: each process's samples in its own binary" ||
-			not_ok "-f $fmt: samples '$got', want '$want'"
-	else
-		skip "-f $fmt: each process's samples in its own binary" "perf not installed"
-	fi
+	samples_are "-f $fmt: each process's samples in its own binary" "$T_DIR/ab.$fmt" \
+		"100:loop:loop:$((3 * per)) 4194304:other:other:$((2 * per)) "
 	# the first map decides when the COMM agrees; a FORK is a new process
 	for b in bmap bfork; do
 		check "-f $fmt: pid 100 of $b" \
@@ -69,12 +71,8 @@ for fmt in perf spe; do
 		grep -q "written as pid 4194304" "$T_LOG" &&
 			ok "-f $fmt: $b's pid 100 is another process" ||
 			not_ok "-f $fmt: $b's pid 100 kept: $(head -3 "$T_LOG")"
-		if have perf; then
-			got=$(who "$T_DIR/$b.$fmt")
-			want="100:loop:loop:$((3 * per)) 4194304:$([ $b = bmap ] && echo loop || echo other):other:$((2 * per)) "
-			[ "$got" = "$want" ] && ok "-f $fmt: $b's samples in its own binary" ||
-				not_ok "-f $fmt: $b: samples '$got', want '$want'"
-		fi
+		samples_are "-f $fmt: $b's samples in its own binary" "$T_DIR/$b.$fmt" \
+			"100:loop:loop:$((3 * per)) 4194304:$([ $b = bmap ] && echo loop || echo other):other:$((2 * per)) "
 	done
 	# no collision, or the same session: pids kept, no warning
 	for b in c a2 a3 a4; do
@@ -82,27 +80,19 @@ for fmt in perf spe; do
 			"$R" convert -f "$fmt" -o "$T_DIR/a$b.$fmt" "$T_DIR/a.data" "$T_DIR/$b.data"
 		grep -q "warning" "$T_LOG" && not_ok "-f $fmt: a then $b: $(head -3 "$T_LOG")" ||
 			ok "-f $fmt: a then $b: no pid remapped"
-		if have perf; then
-			got=$(who "$T_DIR/a$b.$fmt")
-			case $b in
-			c) want="100:loop:loop:$((3 * per)) 200:other:other:$((2 * per)) " ;;
-			*) want="100:loop:loop:$((5 * per)) " ;;
-			esac
-			[ "$got" = "$want" ] && ok "-f $fmt: a then $b: samples '$got'" ||
-				not_ok "-f $fmt: a then $b: samples '$got', want '$want'"
-		fi
+		case $b in
+		c) want="100:loop:loop:$((3 * per)) 200:other:other:$((2 * per)) " ;;
+		*) want="100:loop:loop:$((5 * per)) " ;;
+		esac
+		samples_are "-f $fmt: a then $b" "$T_DIR/a$b.$fmt" "$want"
 	done
 	# boot 2's next file goes on with boot 2's process, not boot 1's
 	check "-f $fmt: a, b, then b's next file" \
 		"$R" convert -f "$fmt" -o "$T_DIR/abb2.$fmt" "$T_DIR/a.data" "$T_DIR/b.data" "$T_DIR/b2.data"
 	[ "$(grep -c warning "$T_LOG")" = 1 ] && ok "-f $fmt: a, b, b2: only b's pid remapped" ||
 		not_ok "-f $fmt: a, b, b2: want one warning (b's): $(head -3 "$T_LOG")"
-	if have perf; then
-		got=$(who "$T_DIR/abb2.$fmt")
-		want="100:loop:loop:$((3 * per)) 4194304:other:other:$((6 * per)) "
-		[ "$got" = "$want" ] && ok "-f $fmt: a, b, b2: samples '$got'" ||
-			not_ok "-f $fmt: a, b, b2: samples '$got', want '$want'"
-	fi
+	samples_are "-f $fmt: a, b, b2" "$T_DIR/abb2.$fmt" \
+		"100:loop:loop:$((3 * per)) 4194304:other:other:$((6 * per)) "
 done
 
 # an input pid that is an id handed out before (a merged output merged

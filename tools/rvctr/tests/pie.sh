@@ -13,7 +13,6 @@ CC_GNU=${CROSS_COMPILE:-riscv64-linux-gnu-}gcc
 SRC=$(dirname "$0")/data/loop.c
 PROFGEN=$(command -v llvm-profgen-19 || true)
 
-have() { command -v "$1" >/dev/null 2>&1; }
 
 # one LINKER KIND: build loop.c as KIND (pie, shared) with LINKER (gnu, lld),
 # check its layout is the one named, and check every output on it

@@ -7,7 +7,6 @@
 . "$(dirname "$0")/lib.sh"
 R=${RVCTR:?}
 
-have() { command -v "$1" >/dev/null 2>&1; }
 
 if ! build_loop "$T_DIR/loop" || ! loop_addrs "$T_DIR/loop"; then
 	not_ok "build the riscv64 test program with ${CROSS_COMPILE:-riscv64-linux-gnu-}gcc"
