@@ -154,6 +154,8 @@ static struct rvctr_symtab *load_fd(int fd, const char *path, const char *debug_
 	t->cb.find_elf = dwfl_build_id_find_elf;
 	t->cb.find_debuginfo = find_debug ? dwfl_standard_find_debuginfo : no_debuginfo;
 	t->cb.debuginfo_path = t->debug_path ? &t->debug_path : NULL;
+	/* elfutils calls it, unchecked, to place an ET_REL section (refused below) */
+	t->cb.section_address = dwfl_offline_section_address;
 	t->dwfl = dwfl_begin(&t->cb);
 	if (!t->dwfl) {
 		close(fd);
@@ -170,6 +172,17 @@ static struct rvctr_symtab *load_fd(int fd, const char *path, const char *debug_
 	elf = dwfl_module_getelf(mod, &bias);
 	if (!elf || !gelf_getehdr(elf, &eh))
 		goto fail_dwfl;
+	/*
+	 * Samples are looked up at load addresses: only executables and shared
+	 * objects have them.  A relocatable object's (.o, .ko) sections would be
+	 * placed by elfutils' relocation, which the build id lookup below starts.
+	 */
+	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
+		snprintf(err, errlen, "%s: ELF type %u is not an executable or shared object",
+			 path, eh.e_type);
+		rvctr_symtab__delete(t);
+		return NULL;
+	}
 	t->machine = eh.e_machine;
 	t->type = eh.e_type;
 	if (read_segments(t, elf))

@@ -177,6 +177,33 @@ static void test_corrupt(void)
 	T_EQ(bad, 0, "truncated images: no symbols read from bytes that are not there");
 }
 
+/*
+ * Only executables and shared objects have load addresses.  A relocatable
+ * object (a .o, a .ko) would have elfutils place its sections at run time,
+ * so it is refused by type before anything is read.
+ */
+static void test_type(void)
+{
+	static const uint16_t types[] = { ET_REL, ET_CORE, ET_NONE, 0xfe00 };
+	struct image im;
+	char err[256];
+	unsigned int i, ok = 0;
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		struct rvctr_symtab *t;
+
+		build(&im, types[i]);
+		err[0] = 0;
+		t = rvctr_symtab__parse(&im, sizeof(im), err, sizeof(err));
+		if (!t && strstr(err, "not an executable or shared object"))
+			ok++;
+		else
+			printf("# type %#x: %s\n", types[i], t ? "parsed" : err);
+		rvctr_symtab__delete(t);
+	}
+	T_EQ(ok, i, "relocatable, core and unknown ELF types: refused with a reason");
+}
+
 /* kallsyms' module symbols ("name\t[module]") belong to their module only. */
 static void test_kallsyms_modules(void)
 {
@@ -222,6 +249,7 @@ int main(void)
 	test_lookup();
 	test_read();
 	test_corrupt();
+	test_type();
 	test_kallsyms_modules();
 	return tests_done();
 }
