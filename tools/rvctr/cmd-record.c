@@ -500,7 +500,7 @@ static int record(char **argv, const char *output, struct perf_event_attr *a,
 	struct recorder r = { 0 };
 	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
 	struct utsname uts;
-	int go = -1, status = -1, ret = 1;
+	int go = -1, status = -1, ret = 1, fd;
 	struct rvctr_output out = { 0 };
 	char err[512];
 	pid_t pid = 0;
@@ -532,7 +532,10 @@ static int record(char **argv, const char *output, struct perf_event_attr *a,
 		error("%s", err);
 		goto out;
 	}
-	r.w = rvctr_writer__open(rvctr_output__path(&out), a, &name, 1, err, sizeof(err));
+	fd = rvctr_output__fd(&out);	/* the file made, not one opened by name */
+	r.w = fd >= 0 ? rvctr_writer__fdopen(fd, rvctr_output__path(&out), a, &name, 1, err,
+					     sizeof(err)) :
+			rvctr_writer__open(rvctr_output__path(&out), a, &name, 1, err, sizeof(err));
 	if (!r.w) {
 		error("%s", err);
 		goto out;

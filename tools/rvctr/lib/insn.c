@@ -42,6 +42,7 @@ struct rvctr_insn {
 	uint64_t kernel_text;		/* runtime address of kernel_ref, from its MMAP */
 	char kernel_ref[64];		/* perf's ref_reloc_sym: _text, or _stext */
 	char why[512];			/* of the last undecided address */
+	int maps_full;			/* a map was not kept (rvctr_maps__add()) */
 	struct insn_cached cache[CACHE_SIZE];
 };
 
@@ -87,7 +88,10 @@ int rvctr_insn__event(struct rvctr_insn *x, const struct rvctr_event *ev)
 		snprintf(x->kernel_ref, sizeof(x->kernel_ref), "%s",
 			 m->filename[17] ? m->filename + 17 : "_text");
 	}
-	return rvctr_maps__event(x->maps, ev);
+	if (!rvctr_maps__event(x->maps, ev))
+		return 0;
+	x->maps_full = 1;
+	return -1;
 }
 
 int rvctr_insn__build_id(struct rvctr_insn *x, const struct rvctr_build_id *b)
@@ -260,7 +264,9 @@ unsigned int rvctr_insn__length(struct rvctr_insn *x, uint32_t pid, uint64_t add
 	uint64_t off;
 
 	if (!map) {
-		*why = "no mapped binary holds the address";
+		*why = x->maps_full ? "no mapped binary holds the address (too many maps or "
+				      "binaries: some were not kept)" :
+				      "no mapped binary holds the address";
 		return 0;
 	}
 	d = insn_dso(x, map);

@@ -52,6 +52,7 @@ struct rvctr_maps {
 	struct pid_maps **all;		/* the same, to free them */
 	unsigned int nr_pids, cap_pids;
 	unsigned int nr_nodes;		/* of every pid */
+	unsigned int max_nodes;		/* RVCTR_MAPS_MAX, or a test's smaller limit */
 	void *dso_tree;			/* struct dso_name, by name: the first build */
 	struct dso_name *dsos[MAX_DSOS];
 	unsigned int nr_dsos;
@@ -90,7 +91,16 @@ static int cmp_dso(const void *a, const void *b)
 
 struct rvctr_maps *rvctr_maps__new(void)
 {
-	return calloc(1, sizeof(struct rvctr_maps));
+	struct rvctr_maps *m = calloc(1, sizeof(struct rvctr_maps));
+
+	if (m)
+		m->max_nodes = RVCTR_MAPS_MAX;
+	return m;
+}
+
+void rvctr_maps__set_limit(struct rvctr_maps *m, unsigned int max)
+{
+	m->max_nodes = max < RVCTR_MAPS_MAX ? max : RVCTR_MAPS_MAX;
 }
 
 static void free_nothing(void *p)
@@ -190,7 +200,7 @@ static int insert(struct rvctr_maps *m, struct pid_maps *p, const struct node *n
 {
 	struct node *c;
 
-	if (m->nr_nodes >= RVCTR_MAPS_MAX || !(c = malloc(sizeof(*c))))
+	if (m->nr_nodes >= m->max_nodes || !(c = malloc(sizeof(*c))))
 		return -1;
 	*c = *n;
 	c->map.pid = p->pid;
@@ -203,38 +213,59 @@ static int insert(struct rvctr_maps *m, struct pid_maps *p, const struct node *n
 	return 0;
 }
 
-/* Put @n in @p, cutting the older maps it overlaps down to what is left. */
-static int place(struct rvctr_maps *m, struct pid_maps *p, const struct node *n)
+/*
+ * Cut the older maps of @p that overlap @n down to what @n leaves of them.
+ * They all go first, which makes room in a full table; then what is left
+ * of them (a part below @n and one above, at most) is put back as room
+ * allows, the part below first.  0, or -1 when a part did not fit: its
+ * addresses are then in no map.
+ */
+static int cut(struct rvctr_maps *m, struct pid_maps *p, const struct node *n)
 {
+	struct node left = { 0 }, right = { 0 };
+	int has_left = 0, has_right = 0, ret = 0;
 	struct node **hit;
 
 	while ((hit = tfind(n, &p->root, cmp_node))) {
-		struct node old = **hit, *gone = *hit;
+		struct node *gone = *hit;
 
+		if (gone->map.start < n->map.start) {
+			left = *gone;
+			left.last = n->map.start - 1;
+			left.map.len = n->map.start - gone->map.start;
+			has_left = 1;
+		}
+		if (gone->last > n->last) {
+			uint64_t off = n->last + 1 - gone->map.start;
+
+			right = *gone;
+			right.map.start = n->last + 1;
+			right.map.len -= off;
+			right.map.pgoff += off;
+			has_right = 1;
+		}
 		tdelete(gone, &p->root, cmp_node);
 		free(gone);
 		p->nr--;
 		m->nr_nodes--;
-		if (old.map.start < n->map.start) {
-			struct node left = old;
-
-			left.last = n->map.start - 1;
-			left.map.len = n->map.start - old.map.start;
-			if (insert(m, p, &left))
-				return -1;
-		}
-		if (old.last > n->last) {
-			struct node right = old;
-			uint64_t cut = n->last + 1 - old.map.start;
-
-			right.map.start = n->last + 1;
-			right.map.len -= cut;
-			right.map.pgoff += cut;
-			if (insert(m, p, &right))
-				return -1;
-		}
 	}
-	return insert(m, p, n);
+	if (has_left && insert(m, p, &left))
+		ret = -1;
+	if (has_right && insert(m, p, &right))
+		ret = -1;
+	return ret;
+}
+
+/*
+ * Put @n in @p, cutting the older maps it overlaps down to what is left.
+ * In a full table @n may not fit even so: the older maps are cut all the
+ * same, so that @n's addresses are in no map rather than in one it replaced.
+ */
+static int place(struct rvctr_maps *m, struct pid_maps *p, const struct node *n)
+{
+	int ret = cut(m, p, n);
+
+	return insert(m, p, n) ? -1 : ret;
 }
 
 /* The process @p had is gone: drop its maps. */
@@ -307,8 +338,6 @@ int rvctr_maps__add(struct rvctr_maps *m, const struct rvctr_mmap *mm)
 
 	if (!mm->len)
 		return 0;	/* holds nothing */
-	if (m->nr_nodes + 2 > RVCTR_MAPS_MAX)
-		return -1;
 	if (!id_size) {
 		const struct rvctr_build_id *b = rvctr_maps__find_header_build_id(m, mm->filename);
 
@@ -318,12 +347,17 @@ int rvctr_maps__add(struct rvctr_maps *m, const struct rvctr_mmap *mm)
 		}
 	}
 	dso = dso_index(m, mm->filename, id, id_size);
-	p = dso < 0 ? NULL : live_pid_maps(m, mm->pid);
+	p = live_pid_maps(m, mm->pid);
 	if (!p)
-		return -1;
-	n.map.dso = dso;
+		return -1;	/* out of memory: @pid had no maps to replace */
 	n.last = mm->start + (mm->len - 1) < mm->start ? UINT64_MAX : mm->start + (mm->len - 1);
 	m->last = NULL;
+	if (dso < 0) {
+		/* no binary for it (MAX_DSOS, out of memory): not kept, yet it replaces */
+		cut(m, p, &n);
+		return -1;
+	}
+	n.map.dso = dso;
 	return place(m, p, &n);
 }
 

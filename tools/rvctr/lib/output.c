@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* An output written under a temporary name, renamed when complete; see rvctr/output.h. */
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,17 +13,18 @@
 
 /*
  * A new file next to @out, .NAME.XXXXXX: mkstemp()'s 0600, or with
- * @shared 0666 less the umask.  Its path, or NULL.
+ * @shared 0666 less the umask.  Its path, and in *@fd its descriptor, or
+ * NULL.
  */
-static char *temp_next_to(const char *out, int shared, char *err, size_t errlen)
+static char *temp_next_to(const char *out, int shared, int *fd, char *err, size_t errlen)
 {
 	char *a = strdup(out), *b = strdup(out), *path = NULL;
 	mode_t mask;
-	int fd = -1;
 
+	*fd = -1;
 	if (a && b && asprintf(&path, "%s/.%s.XXXXXX", dirname(a), basename(b)) > 0)
-		fd = mkstemp(path);
-	if (fd < 0) {
+		*fd = mkostemp(path, O_CLOEXEC);
+	if (*fd < 0) {
 		snprintf(err, errlen, "%s: cannot create a file next to it: %s", out, strerror(errno));
 		free(path);
 		path = NULL;
@@ -31,14 +33,15 @@ static char *temp_next_to(const char *out, int shared, char *err, size_t errlen)
 	if (shared) {
 		mask = umask(0);
 		umask(mask);
-		if (fchmod(fd, 0666 & ~mask)) {
+		if (fchmod(*fd, 0666 & ~mask)) {
 			snprintf(err, errlen, "%s: %s", path, strerror(errno));
 			unlink(path);
+			close(*fd);
+			*fd = -1;
 			free(path);
 			path = NULL;
 		}
 	}
-	close(fd);
 out:
 	free(a);
 	free(b);
@@ -53,6 +56,7 @@ int rvctr_output__begin(struct rvctr_output *o, const char *name, unsigned int f
 	o->name = name;
 	o->real = NULL;
 	o->tmp = NULL;
+	o->fd = -1;
 	o->flags = flags;
 	if (!strcmp(name, "-"))
 		return 0;
@@ -74,7 +78,7 @@ int rvctr_output__begin(struct rvctr_output *o, const char *name, unsigned int f
 	} else if (!stat(name, &st) && !S_ISREG(st.st_mode)) {
 		return 0;
 	}
-	o->tmp = temp_next_to(o->name, !(flags & RVCTR_OUTPUT_PRIVATE), err, errlen);
+	o->tmp = temp_next_to(o->name, !(flags & RVCTR_OUTPUT_PRIVATE), &o->fd, err, errlen);
 	if (o->tmp)
 		return 0;
 	free(o->real);
@@ -85,6 +89,20 @@ int rvctr_output__begin(struct rvctr_output *o, const char *name, unsigned int f
 const char *rvctr_output__path(const struct rvctr_output *o)
 {
 	return o->tmp ? o->tmp : o->name;
+}
+
+int rvctr_output__fd(const struct rvctr_output *o)
+{
+	return o->tmp ? o->fd : -1;
+}
+
+/* Does the temporary file's name still lead to the file made for it? */
+static int still_ours(const struct rvctr_output *o)
+{
+	struct stat named, made;
+
+	return !lstat(o->tmp, &named) && !fstat(o->fd, &made) &&
+	       named.st_dev == made.st_dev && named.st_ino == made.st_ino;
 }
 
 /*
@@ -118,6 +136,18 @@ int rvctr_output__commit(struct rvctr_output *o, char *err, size_t errlen)
 
 	if (!o->tmp)
 		goto done;
+	/*
+	 * Anyone who may write the directory may rename another file to the
+	 * temporary name: that one is not put in place of the output.  (One
+	 * renamed there between this check and the rename below would be:
+	 * rename() cannot be told which file to move.)
+	 */
+	if (!still_ours(o)) {
+		snprintf(err, errlen, "%s: %s is no longer the file written; %s left as it was",
+			 o->name, o->tmp, o->name);
+		rvctr_output__abort(o);
+		return -1;
+	}
 	if (o->flags & RVCTR_OUTPUT_BACKUP) {
 		if (backup(o->name, err, errlen)) {
 			rvctr_output__abort(o);
@@ -132,6 +162,8 @@ int rvctr_output__commit(struct rvctr_output *o, char *err, size_t errlen)
 		rvctr_output__abort(o);
 		return -1;
 	}
+	close(o->fd);
+	o->fd = -1;
 	free(o->tmp);
 	o->tmp = NULL;
 done:
@@ -143,7 +175,10 @@ done:
 void rvctr_output__abort(struct rvctr_output *o)
 {
 	if (o->tmp) {
-		unlink(o->tmp);
+		if (still_ours(o))	/* else not ours to remove */
+			unlink(o->tmp);
+		close(o->fd);
+		o->fd = -1;
 		free(o->tmp);
 		o->tmp = NULL;
 	}

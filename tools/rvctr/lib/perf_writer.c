@@ -9,6 +9,7 @@
  * and HEADER_ARCH as HEADER_BUILD_ID / HEADER_FEATURE records at the end.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,28 +201,28 @@ static void put_pipe_header(struct rvctr_writer *w)
 	}
 }
 
-struct rvctr_writer *rvctr_writer__open(const char *path,
-					const struct perf_event_attr *attrs,
-					const char *const *names, unsigned int nr,
-					char *err, size_t errlen)
+/* The writer of @f (NULL: it could not be opened, errno says why); stdout in pipe mode. */
+static struct rvctr_writer *writer_new(FILE *f, const char *path,
+				       const struct perf_event_attr *attrs,
+				       const char *const *names, unsigned int nr,
+				       char *err, size_t errlen)
 {
 	struct rvctr_writer *w;
 	unsigned int i;
 
-	if (check_attrs(attrs, nr, err, errlen))
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
+	}
 	w = calloc(1, sizeof(*w));
 	if (!w) {
 		snprintf(err, errlen, "out of memory");
+		if (f != stdout)
+			fclose(f);
 		return NULL;
 	}
-	w->pipe = !strcmp(path, "-");
-	w->f = w->pipe ? stdout : fopen(path, "wb");
-	if (!w->f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		free(w);
-		return NULL;
-	}
+	w->pipe = f == stdout;
+	w->f = f;
 	w->nr_attrs = nr;
 	w->attr_size = attr_size(attrs, nr);
 	for (i = 0; i < nr; i++) {
@@ -239,6 +240,37 @@ struct rvctr_writer *rvctr_writer__open(const char *path,
 		return NULL;
 	}
 	return w;
+}
+
+struct rvctr_writer *rvctr_writer__open(const char *path,
+					const struct perf_event_attr *attrs,
+					const char *const *names, unsigned int nr,
+					char *err, size_t errlen)
+{
+	if (check_attrs(attrs, nr, err, errlen))
+		return NULL;
+	return writer_new(!strcmp(path, "-") ? stdout : fopen(path, "wb"), path, attrs, names, nr,
+			  err, errlen);
+}
+
+struct rvctr_writer *rvctr_writer__fdopen(int fd, const char *name,
+					  const struct perf_event_attr *attrs,
+					  const char *const *names, unsigned int nr,
+					  char *err, size_t errlen)
+{
+	FILE *f = NULL;
+	int own;
+
+	if (check_attrs(attrs, nr, err, errlen))
+		return NULL;
+	own = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (own >= 0 && !(f = fdopen(own, "wb"))) {
+		int e = errno;
+
+		close(own);
+		errno = e;
+	}
+	return writer_new(f, name, attrs, names, nr, err, errlen);
 }
 
 int rvctr_writer__set_arch(struct rvctr_writer *w, const char *arch)

@@ -5,18 +5,22 @@
  * one with the most branches) is written.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <search.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rvctr/autofdo.h>
 #include <rvctr/maps.h>
+#include <rvctr/output.h>
 #include <rvctr/sink.h>
 #include <rvctr/symtab.h>
 
 struct afdo_sink {
 	struct rvctr_sink base;
 	char *path;
+	int fd;				/* path's, when it is a temporary file; else -1 */
 	char *binary;
 	struct rvctr_maps *maps;
 	struct rvctr_afdo **afdo;	/* per binary, indexed like maps' dsos */
@@ -51,6 +55,9 @@ static void afdo_release(struct afdo_sink *a)
 	rvctr_maps__delete(a->maps);
 	free(a->path);
 	free(a->binary);
+	if (a->fd >= 0)
+		close(a->fd);
+	a->fd = -1;
 }
 
 static void afdo_free(struct afdo_sink *a)
@@ -62,12 +69,21 @@ static void afdo_free(struct afdo_sink *a)
 static struct rvctr_sink *afdo_open(const struct rvctr_sink_info *info, char *err, size_t errlen)
 {
 	struct afdo_sink *a = calloc(1, sizeof(*a));
+	int fd = info->out ? rvctr_output__fd(info->out) : -1;
 
+	if (a)
+		a->fd = -1;
 	if (!a || !(a->maps = rvctr_maps__new()) || !(a->path = strdup(info->path)) ||
 	    (info->binary && !(a->binary = strdup(info->binary)))) {
 		if (a)
 			afdo_free(a);
 		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	/* the profile is written at close: through the file's descriptor, if it has one */
+	if (fd >= 0 && (a->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0) {
+		snprintf(err, errlen, "%s: %s", a->path, strerror(errno));
+		afdo_free(a);
 		return NULL;
 	}
 	if (info->find)
@@ -337,7 +353,9 @@ static int afdo_close(struct rvctr_sink *s)
 				 a->binary ? a->binary : " (is the input missing MMAP records?)");
 		goto out;
 	}
-	f = to_stdout ? stdout : fopen(a->path, "w");
+	f = to_stdout ? stdout : a->fd >= 0 ? fdopen(a->fd, "w") : fopen(a->path, "w");
+	if (f && a->fd >= 0)
+		a->fd = -1;	/* fclose() closes it */
 	if (!f) {
 		rvctr_sink__fail(s, "%s: %s", a->path, strerror(errno));
 		goto out;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rvctr/output.h>
 #include <rvctr/symtab.h>
 #include "sink_writer.h"
 
@@ -22,12 +23,15 @@ struct rvctr_sink *writer_sink__open(const struct rvctr_sink_info *info,
 				     char *err, size_t errlen)
 {
 	struct writer_sink *ws = calloc(1, sizeof(*ws));
+	int fd;
 
 	if (!ws) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	ws->w = rvctr_writer__open(info->path, attrs, names, nr, err, errlen);
+	fd = info->out ? rvctr_output__fd(info->out) : -1;
+	ws->w = fd >= 0 ? rvctr_writer__fdopen(fd, info->path, attrs, names, nr, err, errlen) :
+			  rvctr_writer__open(info->path, attrs, names, nr, err, errlen);
 	if (!ws->w) {
 		free(ws);
 		return NULL;

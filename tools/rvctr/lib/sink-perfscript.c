@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rvctr/output.h>
 #include <rvctr/perfscript.h>
 #include <rvctr/sink.h>
 
@@ -81,6 +82,7 @@ static inline int ps_room(struct ps_sink *p, size_t n)
 static struct rvctr_sink *ps_open(const struct rvctr_sink_info *info, char *err, size_t errlen)
 {
 	struct ps_sink *p = calloc(1, sizeof(*p));
+	int fd;
 
 	if (!p || !(p->buf = malloc(PS_BUF)) || !(p->ps = rvctr_perfscript__new())) {
 		if (p)
@@ -91,8 +93,10 @@ static struct rvctr_sink *ps_open(const struct rvctr_sink_info *info, char *err,
 	}
 	p->filtered = info->filtered;
 	p->own = strcmp(info->path, "-");
+	fd = info->out ? rvctr_output__fd(info->out) : -1;
 	if (p->own) {
-		p->fd = open(info->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		p->fd = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 0) :
+				  open(info->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 		if (p->fd < 0) {
 			snprintf(err, errlen, "%s: %s", info->path, strerror(errno));
 			rvctr_perfscript__delete(p->ps);

@@ -2,12 +2,13 @@
 /*
  * Address maps: overlapping MMAPs, which process's maps place an address
  * (its own and the kernel's, never another's; fork, exit, exec, a new
- * recording), and agreement with a plain scan of every map on a large
+ * recording), a full table (of maps, of binaries), and agreement with a plain scan of every map on a large
  * system-wide-like input; prints the lookup speed of both.
  */
 #include <stdlib.h>
 #include <time.h>
 
+#include <rvctr/insn.h>
 #include <rvctr/maps.h>
 
 #include "tests.h"
@@ -95,6 +96,116 @@ static void test_own_pid_only(void)
 	T_STREQ(name_at(m, 200, 0x40800), "/usr/bin/other", "pid 200 at its own");
 	T_STREQ(name_at(m, 999, 0x10800), "(none)", "a pid with no maps: unplaced");
 	rvctr_maps__delete(m);
+}
+
+static int add(struct rvctr_maps *m, uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
+	       const char *name)
+{
+	struct rvctr_mmap mm;
+
+	mmap_of(&mm, pid, start, len, pgoff, name);
+	return rvctr_maps__add(m, &mm);
+}
+
+/*
+ * A full table (here of 4 maps): a new map that replaces as many as it
+ * needs is kept; one that needs more room is not, and what it overlaps
+ * goes all the same, so its addresses are in no map rather than in the
+ * one it replaced.
+ */
+static void test_full(void)
+{
+	struct rvctr_maps *m = rvctr_maps__new();
+	const struct rvctr_map *r;
+	unsigned int i;
+	char name[32];
+
+	rvctr_maps__set_limit(m, 4);
+	add(m, 5, 0x40000, 0x10000, 0x100000, "/big");
+	add(m, 5, 0x10000, 0x1000, 0, "/a");
+	add(m, 5, 0x20000, 0x1000, 0, "/b");
+	T_EQ(add(m, 5, 0x30000, 0x1000, 0, "/c"), 0, "4 maps: the table is full");
+	T_EQ(add(m, 5, 0x60000, 0x1000, 0, "/more"), -1, "a fifth, overlapping none: -1");
+	T_STREQ(name_at(m, 5, 0x60800), "(none)", "... and not kept");
+	T_EQ(add(m, 5, 0x20000, 0x1000, 0, "/b2"), 0, "full: a map in place of one is kept");
+	T_STREQ(name_at(m, 5, 0x20800), "/b2", "... and replaces it");
+	T_EQ(add(m, 5, 0x10000, 0x11000, 0, "/ab"), 0, "full: a map over two is kept");
+	T_STREQ(name_at(m, 5, 0x10800), "/ab", "... and replaces both");
+	T_STREQ(name_at(m, 5, 0x30800), "/c", "... the next one kept");
+	/* 3 of 4: a map inside /big needs two more (the parts of /big each side) */
+	T_EQ(add(m, 5, 0x44000, 0x1000, 0, "/inside"), -1, "no room for a map inside another: -1");
+	T_STREQ(name_at(m, 5, 0x44800), "(none)", "... its addresses are in no map, not the "
+		"replaced one");
+	r = rvctr_maps__find(m, 5, 0x41000);
+	T_STREQ(r ? rvctr_maps__dso_name(m, r->dso) : NULL, "/big", "... below it, the older map");
+	T_EQ(r ? file_off(r, 0x41000) : 0, 0x101000, "... at its file offset");
+	r = rvctr_maps__find(m, 5, 0x48000);
+	T_STREQ(r ? rvctr_maps__dso_name(m, r->dso) : NULL, "/big", "... above it too");
+	T_EQ(r ? file_off(r, 0x48000) : 0, 0x108000, "... at its file offset");
+	/* full (4): inside the upper part of /big, no room for its cut-off top */
+	T_EQ(add(m, 5, 0x4a000, 0x1000, 0, "/inside2"), -1, "full: a map inside another: -1");
+	T_STREQ(name_at(m, 5, 0x4a800), "(none)", "... in no map");
+	T_STREQ(name_at(m, 5, 0x49000), "/big", "... the older map's part below kept");
+	T_STREQ(name_at(m, 5, 0x4c000), "(none)", "... its part above, no room: in no map");
+	/* an exited process's maps, dropped when its pid is reused, make room */
+	rvctr_maps__delete(m);
+	m = rvctr_maps__new();
+	rvctr_maps__set_limit(m, 4);
+	for (i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "/lib%u.so", i);
+		add(m, 7, 0x10000 * (i + 1), 0x1000, 0, name);
+	}
+	rvctr_maps__exit(m, 7, 7);
+	T_EQ(add(m, 7, 0x10000, 0x1000, 0, "/new"), 0, "full of an exited process's maps: its "
+	     "pid's next process maps");
+	T_STREQ(name_at(m, 7, 0x10800), "/new", "... its map");
+	T_STREQ(name_at(m, 7, 0x20800), "(none)", "... none of the old process's");
+	rvctr_maps__delete(m);
+}
+
+/* Past the most binaries: a new one's map is not kept, nor what it overlaps. */
+static void test_full_dsos(void)
+{
+	struct rvctr_maps *m = rvctr_maps__new();
+	unsigned int i, bad = 0;
+	char name[32];
+
+	for (i = 0; i < 4096; i++) {
+		snprintf(name, sizeof(name), "/lib%u.so", i);
+		bad += !!add(m, 9, 0x10000 + 0x1000ULL * i, 0x1000, 0, name);
+	}
+	T_EQ(bad, 0, "4096 binaries");
+	T_EQ(add(m, 9, 0x10000, 0x1000, 0, "/lib0.so"), 0, "a known one again: kept");
+	T_EQ(add(m, 9, 0x10000, 0x2000, 0, "/one-more.so"), -1, "the 4097th binary: -1");
+	T_STREQ(name_at(m, 9, 0x10800), "(none)", "... the maps it overlaps go: in no map");
+	T_STREQ(name_at(m, 9, 0x11800), "(none)", "... all of them");
+	T_STREQ(name_at(m, 9, 0x12800), "/lib2.so", "... others kept");
+	rvctr_maps__delete(m);
+}
+
+/* The instruction lengths of ctr_ntbr records: an address left in no map says why. */
+static void test_full_insn(void)
+{
+	struct rvctr_insn *x = rvctr_insn__new(NULL);
+	struct rvctr_event ev = { .type = PERF_RECORD_MMAP2 };
+	const char *why = "";
+	unsigned int i, bad = 0;
+
+	for (i = 0; i < 4096; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "/lib%u.so", i);
+		mmap_of(&ev.mmap, 9, 0x10000 + 0x1000ULL * i, 0x1000, 0, name);
+		bad += !!rvctr_insn__event(x, &ev);
+	}
+	T_EQ(bad, 0, "instruction lengths: 4096 binaries");
+	T_EQ(rvctr_insn__length(x, 9, 0x80000000, &why), 0, "... an address in no map: none");
+	T_STREQ(why, "no mapped binary holds the address", "... saying so");
+	mmap_of(&ev.mmap, 9, 0x10000, 0x1000, 0, "/one-more.so");
+	T_EQ(rvctr_insn__event(x, &ev), -1, "... the 4097th: -1");
+	T_EQ(rvctr_insn__length(x, 9, 0x10000, &why), 0, "... its address: no length");
+	T_OK(strstr(why, "too many maps") != NULL, "... and why: a map not kept");
+	rvctr_insn__delete(x);
 }
 
 /* fork copies, threads share, exit ends a pid's maps for its next user */
@@ -342,6 +453,9 @@ int main(void)
 	test_overlap();
 	test_own_pid_only();
 	test_lifetime();
+	test_full();
+	test_full_dsos();
+	test_full_insn();
 	test_builds();
 	test_header_ids();
 	test_many();

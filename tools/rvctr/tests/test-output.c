@@ -2,7 +2,9 @@
 /*
  * An output written whole or not at all (rvctr/output.h): the temporary
  * file next to the name and its mode, commit with and without the
- * NAME.old backup, abort, a failed rename, "-", a FIFO and symbolic links.
+ * NAME.old backup, abort, a failed rename, "-", a FIFO and symbolic links;
+ * another file renamed to the temporary name meanwhile, with each format
+ * writing the output.
  */
 #include <dirent.h>
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 #include <unistd.h>
 
 #include <rvctr/output.h>
+#include <rvctr/sink.h>
 
 #include "tests.h"
 
@@ -240,6 +243,116 @@ static void test_in_place(void)
 	rvctr_output__abort(&o);
 }
 
+/*
+ * Another file renamed to the temporary name while the output is written,
+ * as anyone who may write the directory can: it is not put in place of
+ * the output, nor removed.
+ */
+static void test_swapped(void)
+{
+	struct rvctr_output o;
+	char err[256] = "", *tmp;
+
+	put(at("w.data"), "earlier");
+	rvctr_output__begin(&o, at("w.data"), RVCTR_OUTPUT_BACKUP, err, sizeof(err));
+	tmp = strdup(rvctr_output__path(&o));
+	put(tmp, "ours");
+	rename(tmp, at("moved"));
+	put(tmp, "theirs");
+	T_EQ(rvctr_output__commit(&o, err, sizeof(err)), -1,
+	     "the temporary name leads to another file: the commit fails");
+	T_OK(strstr(err, "no longer the file written") != NULL, "... saying why");
+	T_STREQ(get(at("w.data")), "earlier", "... the name keeps its file");
+	T_OK(!get(at("w.data.old")), "... no NAME.old");
+	T_STREQ(get(tmp), "theirs", "... and the other file is left where it is");
+	unlink(tmp);
+	unlink(at("moved"));
+	unlink(at("w.data"));
+	free(tmp);
+}
+
+/* A sample of one branch in an anonymous map of pid 7, for every format. */
+static void feed(struct rvctr_sink *s)
+{
+	struct perf_branch_entry br = { .from = 0x10010, .to = 0x10040 };
+	struct rvctr_event ev = { .type = PERF_RECORD_MMAP2, .time = 1 };
+
+	ev.mmap = (struct rvctr_mmap){ .pid = 7, .tid = 7, .start = 0x10000, .len = 0x1000,
+				       .misc = PERF_RECORD_MISC_USER, .filename = "[jit]" };
+	rvctr_sink__event(s, &ev);
+	ev = (struct rvctr_event){ .type = PERF_RECORD_SAMPLE, .time = 2 };
+	ev.sample = (struct rvctr_sample){ .pid = 7, .tid = 7, .time = 2, .ip = 0x10040,
+					   .period = 1, .nr_branches = 1, .branches = &br,
+					   .misc = PERF_RECORD_MISC_USER };
+	rvctr_sink__event(s, &ev);
+}
+
+/*
+ * Every format writes the file made at begin, through its descriptor, not
+ * whatever its name leads to when the format opens it: here another file
+ * renamed there in between, which stays as it was.  Without that, the
+ * file committed is the one the descriptor wrote.
+ */
+static void test_written_through_fd(void)
+{
+	static const char *const formats[] = { "perf", "spe", "perfscript", "autofdo" };
+	unsigned int i, swap;
+	char err[256], what[128];
+
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		for (swap = 0; swap < 2; swap++) {
+			struct rvctr_output o;
+			struct rvctr_sink_info info = { .arch = "riscv64", .out = &o };
+			struct rvctr_sink *s;
+			struct stat made, st;
+			char *tmp;
+			int ret;
+
+			err[0] = 0;
+			rvctr_output__begin(&o, at("s.out"), 0, err, sizeof(err));
+			tmp = strdup(rvctr_output__path(&o));
+			fstat(rvctr_output__fd(&o), &made);
+			info.path = tmp;
+			if (swap) {
+				rename(tmp, at("moved"));
+				put(tmp, "theirs");
+			}
+			s = rvctr_sink__open(rvctr_sink__find(formats[i]), &info, err, sizeof(err));
+			if (s)
+				feed(s);
+			ret = s ? rvctr_sink__close(s, err, sizeof(err)) : -1;
+			snprintf(what, sizeof(what), "%s: written%s", formats[i],
+				 swap ? ", the temporary name swapped" : "");
+			T_EQ(ret, 0, what);
+			if (ret)
+				printf("# %s\n", err);
+			if (swap) {
+				snprintf(what, sizeof(what), "%s: the file made at begin holds it",
+					 formats[i]);
+				T_OK(!stat(at("moved"), &st) && st.st_ino == made.st_ino &&
+				     st.st_size > 0, what);
+				snprintf(what, sizeof(what), "%s: the other file is not written",
+					 formats[i]);
+				T_STREQ(get(tmp), "theirs", what);
+				snprintf(what, sizeof(what), "%s: nor committed", formats[i]);
+				T_EQ(rvctr_output__commit(&o, err, sizeof(err)), -1, what);
+				unlink(at("moved"));
+				unlink(tmp);
+			} else {
+				snprintf(what, sizeof(what), "%s: the file committed is the one "
+					 "made at begin, written", formats[i]);
+				T_OK(!rvctr_output__commit(&o, err, sizeof(err)) &&
+				     !stat(at("s.out"), &st) && st.st_ino == made.st_ino &&
+				     st.st_size > 0, what);
+				unlink(at("s.out"));
+			}
+			rvctr_output__abort(&o);
+			free(tmp);
+		}
+	}
+	T_EQ(hidden(0), 0, "no temporary file left");
+}
+
 static void test_no_directory(void)
 {
 	struct rvctr_output o;
@@ -263,6 +376,8 @@ int main(void)
 	test_failed_rename();
 	test_in_place();
 	test_no_directory();
+	test_swapped();
+	test_written_through_fd();
 	hidden(1);
 	if (rmdir(dir))
 		printf("# cannot remove %s\n", dir);

@@ -18,10 +18,17 @@ struct rvctr_maps *rvctr_maps__new(void);
 void rvctr_maps__delete(struct rvctr_maps *m);
 /* Most maps kept (of all processes, forked copies included). */
 #define RVCTR_MAPS_MAX		(1u << 20)
+/* A smaller limit than RVCTR_MAPS_MAX, for tests of a full table. */
+void rvctr_maps__set_limit(struct rvctr_maps *m, unsigned int max);
 
 /*
- * 0, or -1 when full or out of memory.  A map whose MMAP2 carries no build
- * id takes the one the recording's header gave its file name, if any
+ * 0, or -1 when full (RVCTR_MAPS_MAX maps, 4096 binaries) or out of
+ * memory.  A full table still takes a map that replaces enough of those
+ * it overlaps; one that does not fit is dropped, and the parts of older
+ * maps it overlaps are removed all the same (those left of a map it splits
+ * kept as room allows): its addresses are then in no map rather than in
+ * one it replaced.  A map whose MMAP2 carries no build id takes the one
+ * the recording's header gave its file name, if any
  * (rvctr_maps__header_build_id()): a binary is known by path and build id
  * either way.
  */

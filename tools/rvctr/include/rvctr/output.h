@@ -39,6 +39,7 @@ struct rvctr_output {
 	const char *name;	/* the output: as given, or real */
 	char *real;		/* the regular file a symbolic link names */
 	char *tmp;		/* the temporary file; NULL: written in place */
+	int fd;			/* tmp's, open from its creation to commit or abort */
 	unsigned int flags;	/* RVCTR_OUTPUT_* */
 };
 
@@ -48,14 +49,30 @@ struct rvctr_output {
  */
 int rvctr_output__begin(struct rvctr_output *o, const char *name, unsigned int flags,
 			char *err, size_t errlen);
-/* The path to open and write: the temporary file, or the name itself. */
+/*
+ * The file to write: the temporary file, or the name itself.  The
+ * temporary file is written through rvctr_output__fd(), never opened
+ * again by this name, which anyone who may write the directory can point
+ * at another file meanwhile.
+ */
 const char *rvctr_output__path(const struct rvctr_output *o);
 /*
+ * The descriptor of the temporary file, open from begin to commit or
+ * abort (the output's: write through a duplicate), or -1 when the output
+ * is written in place: open rvctr_output__path() then.
+ */
+int rvctr_output__fd(const struct rvctr_output *o);
+/*
  * The file is written and closed: put it under its name.  0, or -1 with
- * the reason in @err and the temporary file removed.
+ * the reason in @err and the temporary file removed; also when the
+ * temporary name no longer leads to the file of the descriptor (another
+ * file renamed there, left as it is): that one is not put in place.
  */
 int rvctr_output__commit(struct rvctr_output *o, char *err, size_t errlen);
-/* Writing failed: remove the temporary file.  Also after a commit (a no-op). */
+/*
+ * Writing failed: remove the temporary file (if its name still leads to
+ * it).  Also after a commit (a no-op).
+ */
 void rvctr_output__abort(struct rvctr_output *o);
 
 #endif /* RVCTR_OUTPUT_H */

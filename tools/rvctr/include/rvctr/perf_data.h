@@ -170,6 +170,15 @@ struct rvctr_writer *rvctr_writer__open(const char *path,
 					const struct perf_event_attr *attrs,
 					const char *const *names, unsigned int nr,
 					char *err, size_t errlen);
+/*
+ * The same in file mode through a duplicate of @fd (the caller's stays
+ * open): a file already created, written without opening it again by its
+ * name.  @name is the file's in messages.
+ */
+struct rvctr_writer *rvctr_writer__fdopen(int fd, const char *name,
+					  const struct perf_event_attr *attrs,
+					  const char *const *names, unsigned int nr,
+					  char *err, size_t errlen);
 int rvctr_writer__set_arch(struct rvctr_writer *w, const char *arch);
 int rvctr_writer__add_build_id(struct rvctr_writer *w, int32_t pid, uint16_t misc,
 			       const char *filename, const uint8_t *id, uint8_t size);

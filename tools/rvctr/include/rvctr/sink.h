@@ -22,8 +22,16 @@
 #include <rvctr/perf_data.h>
 #include <rvctr/symtab.h>
 
+struct rvctr_output;
+
 struct rvctr_sink_info {
 	const char *path;			/* output; "-" is standard output */
+	/*
+	 * The rvctr_output of a temporary @path, or NULL: written through
+	 * its descriptor (rvctr_output__fd()), @path opened only when it has
+	 * none (an output written in place).
+	 */
+	const struct rvctr_output *out;
 	const struct perf_event_attr *attr;	/* the input's first, or NULL (snapshots) */
 	const char *attr_name;
 	const char *arch;			/* HEADER_ARCH of perf.data output */
