@@ -129,6 +129,32 @@ static int read_symbols(struct rvctr_symtab *t, Dwfl_Module *mod, Elf *main_elf)
 }
 
 /*
+ * Samples are looked up at load addresses, which only executables and
+ * shared objects have.  elfutils places and relocates a relocatable
+ * object's (.o, .ko) sections as soon as the module's ELF is asked for
+ * (dwfl_module_getelf()), so the type is checked on the bare ELF first.
+ * 0 to go on (elfutils reports what is not ELF), or -1 with the reason.
+ */
+static int check_type(int fd, const char *path, char *err, size_t errlen)
+{
+	GElf_Ehdr eh;
+	Elf *elf;
+	int ret = 0;
+
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF && gelf_getehdr(elf, &eh) &&
+	    eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
+		snprintf(err, errlen, "%s: %s, not an executable or shared object", path,
+			 eh.e_type == ET_REL ? "a relocatable object" :
+			 eh.e_type == ET_CORE ? "a core file" : "an ELF file of an unknown type");
+		ret = -1;
+	}
+	elf_end(elf);
+	return ret;
+}
+
+/*
  * Report @fd (consumed) as the module; its ELF virtual addresses are kept.
  * @find_debug: look for a separate debug file (elfutils' standard search,
  * debuginfod included) when the file's own symbols do not do; @symbols:
@@ -151,10 +177,15 @@ static struct rvctr_symtab *load_fd(int fd, const char *path, const char *debug_
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	if (check_type(fd, path, err, errlen)) {
+		close(fd);
+		rvctr_symtab__delete(t);
+		return NULL;
+	}
 	t->cb.find_elf = dwfl_build_id_find_elf;
 	t->cb.find_debuginfo = find_debug ? dwfl_standard_find_debuginfo : no_debuginfo;
 	t->cb.debuginfo_path = t->debug_path ? &t->debug_path : NULL;
-	/* elfutils calls it, unchecked, to place an ET_REL section (refused below) */
+	/* elfutils calls it, unchecked, to place an ET_REL section (check_type()) */
 	t->cb.section_address = dwfl_offline_section_address;
 	t->dwfl = dwfl_begin(&t->cb);
 	if (!t->dwfl) {
@@ -172,17 +203,6 @@ static struct rvctr_symtab *load_fd(int fd, const char *path, const char *debug_
 	elf = dwfl_module_getelf(mod, &bias);
 	if (!elf || !gelf_getehdr(elf, &eh))
 		goto fail_dwfl;
-	/*
-	 * Samples are looked up at load addresses: only executables and shared
-	 * objects have them.  A relocatable object's (.o, .ko) sections would be
-	 * placed by elfutils' relocation, which the build id lookup below starts.
-	 */
-	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
-		snprintf(err, errlen, "%s: ELF type %u is not an executable or shared object",
-			 path, eh.e_type);
-		rvctr_symtab__delete(t);
-		return NULL;
-	}
 	t->machine = eh.e_machine;
 	t->type = eh.e_type;
 	if (read_segments(t, elf))

@@ -177,24 +177,47 @@ static void test_corrupt(void)
 	T_EQ(bad, 0, "truncated images: no symbols read from bytes that are not there");
 }
 
+/* The image as a relocatable object whose note has a relocation against it. */
+struct rel_image {
+	struct image im;
+	Elf64_Shdr rela_sh;	/* sh[5], right after im.sh[4] */
+	Elf64_Rela rela;
+};
+
+static void build_rel(struct rel_image *r)
+{
+	build(&r->im, ET_REL);
+	r->im.ph = (Elf64_Phdr){ 0 };
+	r->im.eh.e_phoff = 0;
+	r->im.eh.e_phnum = 0;
+	r->im.eh.e_shnum = 6;
+	r->rela = (Elf64_Rela){ .r_offset = 4, .r_info = ELF64_R_INFO(1, R_RISCV_64) };
+	r->rela_sh = (Elf64_Shdr){ .sh_type = SHT_RELA, .sh_flags = SHF_INFO_LINK,
+				   .sh_offset = offsetof(struct rel_image, rela),
+				   .sh_size = sizeof(r->rela), .sh_entsize = sizeof(r->rela),
+				   .sh_link = 2, .sh_info = 1 };
+}
+
 /*
  * Only executables and shared objects have load addresses.  A relocatable
- * object (a .o, a .ko) would have elfutils place its sections at run time,
- * so it is refused by type before anything is read.
+ * object (a .o, a .ko) is refused by type before elfutils sees it: elfutils
+ * would place and relocate its sections as soon as it is opened.
  */
 static void test_type(void)
 {
 	static const uint16_t types[] = { ET_REL, ET_CORE, ET_NONE, 0xfe00 };
-	struct image im;
+	struct rel_image r;
 	char err[256];
 	unsigned int i, ok = 0;
 
+	_Static_assert(offsetof(struct rel_image, rela_sh) == sizeof(struct image),
+		       "section headers contiguous");
 	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
 		struct rvctr_symtab *t;
 
-		build(&im, types[i]);
+		build(&r.im, types[i]);
 		err[0] = 0;
-		t = rvctr_symtab__parse(&im, sizeof(im), err, sizeof(err));
+		t = rvctr_symtab__parse(&r.im, sizeof(r.im), err, sizeof(err));
 		if (!t && strstr(err, "not an executable or shared object"))
 			ok++;
 		else
@@ -202,6 +225,11 @@ static void test_type(void)
 		rvctr_symtab__delete(t);
 	}
 	T_EQ(ok, i, "relocatable, core and unknown ELF types: refused with a reason");
+	build_rel(&r);
+	err[0] = 0;
+	T_OK(!rvctr_symtab__parse(&r, sizeof(r), err, sizeof(err)) &&
+	     strstr(err, "relocatable object"),
+	     "a relocatable object with relocations: refused, and named as such");
 }
 
 /* kallsyms' module symbols ("name\t[module]") belong to their module only. */
