@@ -555,18 +555,19 @@ static int is_file(const char *path)
 }
 
 /* Load @path if it is there and is the recorded file; else NULL. */
+/* A file that is there but cannot be used leaves its reason in @why. */
 static struct rvctr_symtab *try_file(const struct rvctr_symfind *f, const char *path,
 				     const char *debug_path, const uint8_t *id,
-				     unsigned int id_len, int *mismatch)
+				     unsigned int id_len, int *mismatch, char *why,
+				     size_t whylen)
 {
 	struct rvctr_symtab *t;
-	char err[256];
 	uint8_t have[20];
 	unsigned int n;
 
 	if (!is_file(path))
 		return NULL;
-	t = load_path(path, debug_path, f->code_only, err, sizeof(err));
+	t = load_path(path, debug_path, f->code_only, why, whylen);
 	if (!t)
 		return NULL;
 	n = rvctr_symtab__build_id(t, have);
@@ -629,6 +630,7 @@ struct rvctr_symtab *rvctr_symtab__find(const struct rvctr_symfind *f, const cha
 	char hex[41] = "", cache_buf[4096], path[8192 + 64], debug_path[8192];
 	const char *cache = buildid_dir(f, cache_buf, sizeof(cache_buf));
 	struct rvctr_symtab *t = NULL;
+	char why[512] = "";
 
 	*mismatch = 0;
 	if (id_len > 20)
@@ -640,32 +642,34 @@ struct rvctr_symtab *rvctr_symtab__find(const struct rvctr_symfind *f, const cha
 	snprintf(debug_path, sizeof(debug_path), "+:.debug:%s/usr/lib/debug", symfs);
 	if (id_len && cache) {
 		snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/elf", cache, hex, hex + 2);
-		t = try_file(f, path, debug_path, id, id_len, mismatch);
+		t = try_file(f, path, debug_path, id, id_len, mismatch, why, sizeof(why));
 		if (!t) {
 			snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s", cache, hex, hex + 2);
-			t = try_file(f, path, debug_path, id, id_len, mismatch);
+			t = try_file(f, path, debug_path, id, id_len, mismatch, why, sizeof(why));
 		}
 	}
 	if (!t && name[0] == '/') {
 		snprintf(path, sizeof(path), "%s%s", symfs, name);
-		t = try_file(f, path, debug_path, id, id_len, mismatch);
+		t = try_file(f, path, debug_path, id, id_len, mismatch, why, sizeof(why));
 	}
 	if (!t && id_len) {
 		snprintf(path, sizeof(path), "%s/usr/lib/debug/.build-id/%.2s/%s", symfs, hex,
 			 hex + 2);
-		t = try_file(f, path, debug_path, id, id_len, mismatch);
+		t = try_file(f, path, debug_path, id, id_len, mismatch, why, sizeof(why));
 		/* a debug file alone: symbols, no code */
 		if (!t && !f->code_only) {
 			strcat(path, ".debug");
-			t = try_file(f, path, debug_path, id, id_len, mismatch);
+			t = try_file(f, path, debug_path, id, id_len, mismatch, why, sizeof(why));
 		}
 		if (!t && cache && !f->code_only) {
 			snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/debug", cache, hex,
 				 hex + 2);
-			t = try_file(f, path, debug_path, id, id_len, mismatch);
+			t = try_file(f, path, debug_path, id, id_len, mismatch, why, sizeof(why));
 		}
 	}
-	if (!t)
+	if (!t && !*mismatch && why[0])
+		snprintf(err, errlen, "%s", why);	/* there, but not usable */
+	else if (!t)
 		snprintf(err, errlen, "%s: %s", name,
 			 *mismatch ? "only files with another build id or machine" : "not found");
 	else

@@ -289,7 +289,15 @@ if command -v clang-19 >/dev/null && command -v ld.lld-19 >/dev/null &&
 		"$(printf %x $((0x$T2 - 0x1000)))"
 	grep -q "writing file offsets" "$T_LOG" && ok "autofdo: the missing binary is named" ||
 		not_ok "autofdo: the missing binary is named"
+	# a file at the name that cannot be used: its reason, not "not found"
 	mkdir -p "$T_DIR/lfs/opt/rvctr-test"
+	clang-19 --target=riscv64-linux-gnu -O1 -c -o "$T_DIR/lfs$LNAME" "$SRC"
+	$R convert -f autofdo -o "$T_DIR/l.afdo" --symfs "$T_DIR/lfs" "$T_DIR/l.data" \
+		>"$T_LOG" 2>&1
+	grep -q "$LNAME: a relocatable object, not an executable" "$T_LOG" &&
+		ok "autofdo: a relocatable object at the name: the reason is given" ||
+		{ not_ok "autofdo: a relocatable object at the name: the reason is given"
+		  sed 's/^/# /' "$T_LOG" | head -3; }
 	cp "$LBIN" "$T_DIR/lfs$LNAME"
 	afdo_has "autofdo --symfs: ELF addresses of the lld PIE" "$(printf %x $((0x$T2)))" \
 		--symfs "$T_DIR/lfs"
