@@ -58,9 +58,10 @@ static const char convert_usage[] =
 	"                       else riscv64)\n"
 	"      --force          make autofdo/perfscript output from a recording that\n"
 	"                       lacks taken branches (type filter, call stack) or has\n"
-	"                       not-taken ones not all told from taken ones (their\n"
-	"                       binary unread or not the recorded one; these are\n"
-	"                       then dropped, as spe output always drops them)\n"
+	"                       not-taken ones not all told from taken ones where the\n"
+	"                       output shows them (their binary unread or not the\n"
+	"                       recorded one; these are then dropped, as spe output\n"
+	"                       always drops them)\n"
 	"      --progress       show progress even when stderr is not a terminal\n"
 	"  -h, --help           this text\n";
 
@@ -78,8 +79,21 @@ struct convert {
 	struct rvctr_symfind code;	/* find, and --vmlinux: binaries whose code
 					 * tells ctr_ntbr records apart */
 	int force, progress;
-	int ntbr_ranges;		/* this input's ranges need every ctr_ntbr
-					 * record decided (check_ranges()) */
+	const char *path;		/* the input being converted */
+	struct source_scope scope;	/* what of a sample the output shows */
+	/*
+	 * ctr_ntbr records left undecided, by the part of the output they
+	 * can change (rvctr_sink__part()), and all of them: how many, the
+	 * input of the first and why it was not decided
+	 */
+	struct undecided {
+		uint64_t n;
+		const char *path;
+		char *why;
+	} *und, und_all;
+	unsigned int nr_und;
+	int und_oom;
+	int halted;			/* refused already: nothing more is written */
 	uint64_t samples, no_branches;
 	struct perf_branch_entry taken[RVCTR_MAX_BRANCHES];
 	char err[512];
@@ -112,8 +126,8 @@ static int open_sink(struct convert *c, const struct rvctr_reader *r)
  *
  * ctr_ntbr alone adds not-taken records to a complete trace: they are
  * dropped exactly when the binaries tell each COND to 4 bytes on apart,
- * so such a recording is refused only at its first record that stays
- * ambiguous (check_ntbr()); the output is then not written either.
+ * so such a recording is refused only when a record that stays ambiguous
+ * can change what the output shows (check_undecided()).
  */
 static int check_ranges(struct convert *c, const char *path, const struct rvctr_reader *r)
 {
@@ -121,16 +135,12 @@ static int check_ranges(struct convert *c, const char *path, const struct rvctr_
 	unsigned int i;
 	char why[256];
 
-	c->ntbr_ranges = 0;
 	for (i = 0; i < rvctr_reader__nr_attrs(r); i++) {
 		const struct perf_event_attr *a = rvctr_reader__attr(r, i);
 
-		if (rvctr_brstack__complete(a, arch, why, sizeof(why)))
-			continue;
-		if (rvctr_brstack__all_taken(a, why, sizeof(why))) {
-			c->ntbr_ranges = 1;	/* only ctr_ntbr */
-			continue;
-		}
+		if (rvctr_brstack__complete(a, arch, why, sizeof(why)) ||
+		    rvctr_brstack__all_taken(a, why, sizeof(why)))
+			continue;	/* complete, or only ctr_ntbr */
 		if (!c->force) {
 			snprintf(c->err, sizeof(c->err), "%s: no %s output: %s (--force converts "
 				 "it anyway)", path, c->ops->name, why);
@@ -163,31 +173,108 @@ static int check_snapshot_ctl(struct convert *c, const char *path, uint64_t ctl,
 	return 0;
 }
 
-/*
- * A ctr_ntbr record of a range output's input that stays ambiguous (its
- * binary cannot be read): -1 to refuse, unless --force.
- */
-static int check_ntbr(struct convert *c, const char *path, const struct source *src)
+/* Which part of the output a record's end goes to (source_scope). */
+static int scope_part(void *arg, uint32_t pid, uint64_t addr, uint64_t *start, uint64_t *len)
 {
-	if (!c->ntbr_ranges || c->force || !source__nr_ambiguous(src))
+	struct convert *c = arg;
+
+	return rvctr_sink__part(c->sink, pid, addr, start, len);
+}
+
+static void count_undecided(struct convert *c, struct undecided *u, const char *why)
+{
+	if (!u->n) {
+		u->path = c->path;
+		u->why = strdup(why);
+		if (!u->why)
+			c->und_oom = 1;
+	}
+	u->n++;
+}
+
+/* A ctr_ntbr record left undecided that can change @parts of the output. */
+static void note_undecided(void *arg, const int *parts, unsigned int nr, const char *why)
+{
+	struct convert *c = arg;
+	struct undecided *u;
+	unsigned int i;
+
+	count_undecided(c, &c->und_all, why);
+	for (i = 0; i < nr; i++) {
+		if ((unsigned int)parts[i] >= c->nr_und) {
+			unsigned int n = parts[i] + 16;
+
+			u = realloc(c->und, n * sizeof(*u));
+			if (!u) {
+				c->und_oom = 1;
+				return;
+			}
+			memset(u + c->nr_und, 0, (n - c->nr_und) * sizeof(*u));
+			c->und = u;
+			c->nr_und = n;
+		}
+		count_undecided(c, &c->und[parts[i]], why);
+	}
+}
+
+/*
+ * The ctr_ntbr records left undecided in what the output shows: a range
+ * output is refused for them (-1), unless --force; else a warning.
+ * Records the output does not show are no reason: autofdo's profile is
+ * of one binary, and samples filtered out are not looked at.  When no
+ * part has anything to write (autofdo: no binary -b allows has a taken
+ * branch), any of them might have made one.
+ */
+static int check_undecided(struct convert *c)
+{
+	const char *name;
+	struct undecided *u;
+	int part;
+
+	if (c->und_oom) {
+		snprintf(c->err, sizeof(c->err), "out of memory");
+		return -1;
+	}
+	if (!c->und_all.n)
 		return 0;
-	snprintf(c->err, sizeof(c->err), "%s: no %s output: it was recorded with not-taken "
-		 "branches (ctr_ntbr), and a record COND to 4 bytes on could not be told "
-		 "from a taken compressed branch by its instruction (%s) (--force "
-		 "converts it anyway, taking such records as not taken)", path, c->ops->name,
-		 source__ambiguous_why(src));
-	return -1;
+	part = rvctr_sink__output_part(c->sink, &name);
+	if (part < 0)
+		u = &c->und_all;
+	else if ((unsigned int)part < c->nr_und && c->und[part].n)
+		u = &c->und[part];
+	else
+		return 0;
+	if (c->ops->ranges && !c->force) {
+		snprintf(c->err, sizeof(c->err), "%s: no %s output: it was recorded with "
+			 "not-taken branches (ctr_ntbr), and %llu records COND to 4 bytes on%s%s "
+			 "could not be told from a taken compressed branch by their instruction "
+			 "(%s) (--force converts it anyway, taking such records as not taken)",
+			 u->path, c->ops->name, (unsigned long long)u->n,
+			 name ? " in the profile of " : "", name ? name : "", u->why);
+		return -1;
+	}
+	fprintf(stderr, "rvctr: warning: %s: %llu records of ctr_ntbr events%s%s were COND to 4 "
+		"bytes on and taken as not taken, undecided by their instruction (%s); a taken "
+		"compressed branch over one 16-bit instruction looks the same, so some may "
+		"have been taken\n", u->path, (unsigned long long)u->n,
+		name ? " in the profile of " : "", name ? name : "", u->why);
+	return 0;
 }
 
 /*
  * Not-taken records are no taken branches: outputs of taken branches
  * (ranges, SPE-like samples) never get them.  perf.data output keeps
- * what was recorded.
+ * what was recorded.  A range output that shows every record of a
+ * sample is refused at its first undecided one: nothing more is
+ * written, the input is read on to count them.
  */
 static void drop_not_taken(struct convert *c, struct source *src, struct rvctr_sample *s)
 {
-	if (c->ops->ranges || c->ops->taken_only)
-		source__drop_not_taken(src, s, c->taken);
+	if (!c->ops->ranges && !c->ops->taken_only)
+		return;
+	source__drop_not_taken(src, s, c->taken, &c->scope);
+	if (c->ops->ranges && !c->force && !c->ops->output_part && c->nr_und && c->und[0].n)
+		c->halted = 1;
 }
 
 static void print_warnings(const char *path, const struct rvctr_reader *r)
@@ -222,8 +309,8 @@ static int convert_one(struct convert *c, const char *path)
 
 	if (!src)
 		return -1;
+	c->path = path;
 	r = source__reader(src);
-	c->ntbr_ranges = 0;
 	if (r && c->ops->ranges && check_ranges(c, path, r))
 		goto fail;
 	if (c->sink) {
@@ -252,11 +339,11 @@ static int convert_one(struct convert *c, const char *path)
 			c->samples++;
 			c->no_branches += !ev.sample.nr_branches;
 			drop_not_taken(c, src, &ev.sample);
-			if (check_ntbr(c, path, src))
-				goto fail;
 			if (!(c->samples & 0xfff))
 				progress__update(&p, source__progress(src));
 		}
+		if (c->halted)
+			continue;
 		if (c->pids ? pidmap__event(c->pids, &ev, emit, c) : emit(c, &ev))
 			goto sink_failed;
 	}
@@ -265,7 +352,6 @@ static int convert_one(struct convert *c, const char *path)
 		goto sink_failed;
 	progress__done(&p);
 	print_warnings(path, r);
-	source__warn_ambiguous(src, path);
 	if (ret < 0) {
 		snprintf(c->err, sizeof(c->err), "%s: %s", path, source__error(src));
 		goto fail;
@@ -304,6 +390,8 @@ static int run(struct convert *c, char **inputs, unsigned int nr)
 	for (i = 0; i < nr; i++)
 		if (convert_one(c, inputs[i]))
 			goto fail;
+	if (check_undecided(c))
+		goto fail;
 	if (rvctr_sink__close(c->sink, c->err, sizeof(c->err))) {
 		c->sink = NULL;
 		goto fail;
@@ -427,7 +515,12 @@ int cmd_convert(int argc, char **argv)
 	c.so.find = &c.code;
 	/* perf.data output keeps every record: no binary is read to decide */
 	c.so.keep_not_taken = !c.ops->ranges && !c.ops->taken_only;
+	c.scope = (struct source_scope){ c.ops->part ? scope_part : NULL, note_undecided, &c };
 	ret = run(&c, inputs, nr);
+	while (c.nr_und--)
+		free(c.und[c.nr_und].why);
+	free(c.und);
+	free(c.und_all.why);
 	pidmap__delete(c.pids);
 	free(c.binary);
 	filter__delete(c.filter);

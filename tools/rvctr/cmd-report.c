@@ -79,7 +79,7 @@ static int report_one(struct rvctr_report *r, const char *path, const struct sou
 
 			if (keep)
 				rvctr_report__not_taken(r, source__drop_not_taken(src, &ev.sample,
-										  taken));
+										  taken, NULL));
 			if (keep && rvctr_report__sample(r, &ev.sample)) {
 				ret = error("out of memory");
 				break;

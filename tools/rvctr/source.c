@@ -30,6 +30,13 @@ struct source {
 	struct rvctr_insn *insn;	/* perf.data with ctr_ntbr: instruction lengths */
 	int insn_checked;		/* insn is kept only if an attr has ctr_ntbr */
 	uint8_t pnt[RVCTR_MAX_BRANCHES];	/* perf.data: not-taken flags of a sample */
+	int parts[2 * RVCTR_MAX_BRANCHES + 2];	/* decide_run(): the output's parts */
+	unsigned int nr_parts;
+	struct {			/* the last source_scope part() answer */
+		uint32_t pid;
+		uint64_t start, len;	/* len 0: none; valid until a non-sample */
+		int part;
+	} last_part;
 	struct rvctr_mmap binmap;
 	int pending;			/* synthetic COMM/MMAP2 left to emit */
 	uint64_t seq;
@@ -333,6 +340,8 @@ int source__next(struct source *s, struct rvctr_event *ev)
 			snprintf(s->err, sizeof(s->err), "%s", rvctr_reader__error(s->reader));
 		if (ret > 0 && s->insn)
 			insn_event(s, ev);
+		if (ret > 0 && ev->type != PERF_RECORD_SAMPLE)
+			s->last_part.len = 0;	/* maps may change */
 		return ret;
 	}
 	if (s->pending) {
@@ -371,34 +380,194 @@ uint64_t source__snapshot_ctl(const struct source *s)
 }
 
 /*
- * perf.data: which of @smp's records are not taken, a COND to 4 bytes on
- * by the instruction at its source: 32 bits, not taken; 16, a taken
- * compressed branch.
+ * The length of the instruction at @e's source: 4, not taken (1); 2, a
+ * taken compressed branch (0); else RVCTR_BRSTACK_AMBIGUOUS, *@why saying
+ * why, and the first reason kept.
  */
-static void decide_not_taken(struct source *s, const struct rvctr_sample *smp)
+static inline uint8_t decide(struct source *s, uint32_t pid, const struct perf_branch_entry *e,
+			     const char **why)
 {
-	const char *why = "";
-	unsigned int len;
-	uint64_t i;
+	unsigned int len = s->insn ? rvctr_insn__length(s->insn, pid, e->from, why) : 0;
 
-	for (i = 0; i < smp->nr_branches; i++) {
-		const struct perf_branch_entry *e = &smp->branches[i];
+	if (len)
+		return len == 4;
+	if (!s->insn)
+		*why = s->o.keep_not_taken ? "instructions not read" : "out of memory";
+	if (!s->ambiguous_why[0])
+		snprintf(s->ambiguous_why, sizeof(s->ambiguous_why), "%s", *why);
+	return RVCTR_BRSTACK_AMBIGUOUS;
+}
 
-		s->pnt[i] = rvctr_brstack__not_taken(e);
-		if (s->pnt[i] != RVCTR_BRSTACK_AMBIGUOUS)
+/* source_scope's part() through the last answer: a stack is mostly in one map. */
+static inline int part_of(struct source *s, const struct source_scope *sc, uint32_t pid,
+			  uint64_t addr)
+{
+	if (s->last_part.pid != pid || addr - s->last_part.start >= s->last_part.len) {
+		s->last_part.len = 0;
+		s->last_part.part = sc->part(sc->ctx, pid, addr, &s->last_part.start,
+					     &s->last_part.len);
+		s->last_part.pid = pid;
+	}
+	return s->last_part.part;
+}
+
+/* Add the part of @addr, if any, to s->parts: 1 if it has one. */
+static inline int add_part(struct source *s, const struct source_scope *sc, uint32_t pid,
+			   uint64_t addr)
+{
+	int part = part_of(s, sc, pid, addr);
+	unsigned int i;
+
+	if (part < 0)
+		return 0;
+	for (i = 0; i < s->nr_parts && s->parts[i] != part; i++)
+		;
+	if (i == s->nr_parts)
+		s->parts[s->nr_parts++] = part;
+	return 1;
+}
+
+/*
+ * The parts of the output records [@i, @j) of @smp can change, into
+ * s->parts (see decide_run()); with @any, only whether there is one.
+ */
+static unsigned int run_parts(struct source *s, const struct rvctr_sample *smp, uint64_t i,
+			      uint64_t j, const struct source_scope *sc, int any)
+{
+	const struct perf_branch_entry *e = smp->branches;
+	uint32_t pid = smp->pid;
+	uint64_t k;
+
+	s->nr_parts = 0;
+	if (i && add_part(s, sc, pid, e[i - 1].from) && any)
+		return 1;
+	for (k = i; k < j; k++) {
+		if (s->pnt[k] != RVCTR_BRSTACK_AMBIGUOUS)
 			continue;
-		len = s->insn ? rvctr_insn__length(s->insn, smp->pid, e->from, &why) : 0;
-		if (len)
-			s->pnt[i] = len == 4;
-		else if (!s->ambiguous_why[0])
-			snprintf(s->ambiguous_why, sizeof(s->ambiguous_why), "%s",
-				 s->insn ? why : s->o.keep_not_taken ?
-				 "instructions not read" : "out of memory");
+		if ((add_part(s, sc, pid, e[k].from) | add_part(s, sc, pid, e[k].to)) && any)
+			return 1;
+	}
+	if (j < smp->nr_branches)
+		add_part(s, sc, pid, e[j].to);
+	return s->nr_parts;
+}
+
+/*
+ * Records [@i, @j) of @smp, none known taken, some COND to 4 bytes on,
+ * between taken ones (or a stack's end): whatever they are, the stack
+ * outside them is the same.  Their decisions change the parts of the
+ * output their own ends and the ends of the taken records around them
+ * that face them go to (a range from the older one's target to the
+ * newer one's source, split or not): if none, they are not read.
+ */
+static void decide_run(struct source *s, const struct rvctr_sample *smp, uint64_t i, uint64_t j,
+		       const struct source_scope *sc)
+{
+	const char *why;
+	int parts = 0;
+	uint64_t k;
+
+	if (!run_parts(s, smp, i, j, sc, 1)) {
+		for (k = i; k < j; k++)
+			s->pnt[k] = 1;	/* shown nowhere: dropped unread */
+		return;
+	}
+	for (k = i; k < j; k++) {
+		if (s->pnt[k] != RVCTR_BRSTACK_AMBIGUOUS)
+			continue;
+		s->pnt[k] = decide(s, smp->pid, &smp->branches[k], &why);
+		if (s->pnt[k] != RVCTR_BRSTACK_AMBIGUOUS)
+			continue;
+		if (!parts)
+			parts = run_parts(s, smp, i, j, sc, 0);
+		sc->undecided(sc->ctx, s->parts, s->nr_parts, why);
 	}
 }
 
+/*
+ * Decide each COND to 4 bytes on of @smp: those left undecided are told
+ * to @sc (if any) with @parts.
+ */
+static inline void decide_all(struct source *s, const struct rvctr_sample *smp,
+			      const struct source_scope *sc, const int *parts, unsigned int nr)
+{
+	const struct perf_branch_entry *e = smp->branches;
+	const char *why;
+	uint64_t i;
+
+	for (i = 0; i < smp->nr_branches; i++) {
+		s->pnt[i] = rvctr_brstack__not_taken(&e[i]);
+		if (s->pnt[i] != RVCTR_BRSTACK_AMBIGUOUS)
+			continue;
+		s->pnt[i] = decide(s, smp->pid, &e[i], &why);
+		if (s->pnt[i] == RVCTR_BRSTACK_AMBIGUOUS && sc)
+			sc->undecided(sc->ctx, parts, nr, why);
+	}
+}
+
+/* Does every end of @smp's records lie where part_of() answered last? */
+static inline int all_in_last_part(const struct source *s, const struct rvctr_sample *smp)
+{
+	uint64_t start = s->last_part.start, len = s->last_part.len, i;
+	const struct perf_branch_entry *e = smp->branches;
+
+	if (s->last_part.pid != smp->pid)
+		return 0;
+	for (i = 0; i < smp->nr_branches; i++)
+		if (e[i].from - start >= len || e[i].to - start >= len)
+			return 0;
+	return 1;
+}
+
+/*
+ * perf.data: which of @smp's records are not taken, a COND to 4 bytes on
+ * by the instruction at its source: 32 bits, not taken; 16, a taken
+ * compressed branch.  With a scope that shows parts, by runs of records
+ * not known taken (decide_run()); a stack wholly in one place of the
+ * output (nearly all of them) is one part, or none.
+ */
+static void decide_not_taken(struct source *s, const struct rvctr_sample *smp,
+			     const struct source_scope *sc)
+{
+	static const int all[1] = { 0 };
+	const struct perf_branch_entry *e = smp->branches;
+	uint64_t i, n = smp->nr_branches, run = 0;
+	int some = 0, part;
+
+	if (!sc || !sc->part) {
+		decide_all(s, smp, sc, all, 1);
+		return;
+	}
+	if (!n)
+		return;
+	part = part_of(s, sc, smp->pid, e[0].from);
+	if (all_in_last_part(s, smp)) {
+		if (part >= 0) {
+			decide_all(s, smp, sc, &part, 1);
+			return;
+		}
+		/* shown nowhere: not-taken candidates dropped unread */
+		for (i = 0; i < n; i++)
+			s->pnt[i] = !!rvctr_brstack__not_taken(&e[i]);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		s->pnt[i] = rvctr_brstack__not_taken(&e[i]);
+		if (s->pnt[i]) {
+			some |= s->pnt[i] == RVCTR_BRSTACK_AMBIGUOUS;
+			continue;
+		}
+		if (some)
+			decide_run(s, smp, run, i, sc);
+		some = 0;
+		run = i + 1;
+	}
+	if (some)
+		decide_run(s, smp, run, n, sc);
+}
+
 uint64_t source__drop_not_taken(struct source *s, struct rvctr_sample *smp,
-				struct perf_branch_entry *out)
+				struct perf_branch_entry *out, const struct source_scope *scope)
 {
 	const uint8_t *nt = s->pnt;
 	uint64_t n;
@@ -412,7 +581,7 @@ uint64_t source__drop_not_taken(struct source *s, struct rvctr_sample *smp,
 					    rvctr_reader__arch(s->reader))) {
 		return 0;
 	} else {
-		decide_not_taken(s, smp);
+		decide_not_taken(s, smp, scope);
 	}
 	n = rvctr_brstack__taken_only(smp->branches, smp->nr_branches, nt, out,
 				      &s->ambiguous);

@@ -42,6 +42,21 @@ int source__is_snapshot(const struct source *s);
  */
 uint64_t source__snapshot_ctl(const struct source *s);
 /*
+ * What of a sample an output shows, so that records it cannot show are
+ * not read: @part(ctx, pid, addr, start, len) the part of the output
+ * (>= 0) a record's end at @addr of @pid goes to, -1 none, the same for
+ * the addresses [*start, *start + *len) of @pid until the next record
+ * that is no sample (*len 0: only @addr) (NULL: all part 0);
+ * @undecided(ctx, parts, nr, why) is told of each record left undecided,
+ * with the parts it can change and why it could not be decided.
+ */
+struct source_scope {
+	int (*part)(void *ctx, uint32_t pid, uint64_t addr, uint64_t *start, uint64_t *len);
+	void (*undecided)(void *ctx, const int *parts, unsigned int nr, const char *why);
+	void *ctx;
+};
+
+/*
  * Take @smp's not-taken records (rvctr/brstack.h) out: its branches are
  * then the taken ones, copied to @out (RVCTR_MAX_BRANCHES entries).
  * Returns how many were taken out.  Snapshots: exactly the TYPE 4
@@ -50,9 +65,17 @@ uint64_t source__snapshot_ctl(const struct source *s);
  * bytes on by the length of the instruction at its source, read from the
  * binary mapped there (rvctr/insn.h), or, when that cannot be read, taken
  * as not taken and counted, source__nr_ambiguous().
+ *
+ * With @scope, a COND to 4 bytes on is read only when its decision can
+ * change a part of the output.  Between the nearest records known taken
+ * on either side (or a stack's end), it can change only ranges from the
+ * older one's target to the newer one's source, split at records between
+ * or not, and whether those records count: so only the parts that the
+ * ends of the records between and those two facing ends go to.  When
+ * there are none, it is taken as not taken, unread and uncounted.
  */
 uint64_t source__drop_not_taken(struct source *s, struct rvctr_sample *smp,
-				struct perf_branch_entry *out);
+				struct perf_branch_entry *out, const struct source_scope *scope);
 uint64_t source__nr_ambiguous(const struct source *s);
 /*
  * The warning for source__nr_ambiguous() records of @path, if any, naming

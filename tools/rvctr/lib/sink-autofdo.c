@@ -17,6 +17,8 @@
 #include <rvctr/sink.h>
 #include <rvctr/symtab.h>
 
+#define UNWANTED_UNKNOWN	2
+
 struct afdo_sink {
 	struct rvctr_sink base;
 	char *path;
@@ -24,7 +26,8 @@ struct afdo_sink {
 	char *binary;
 	struct rvctr_maps *maps;
 	struct rvctr_afdo **afdo;	/* per binary, indexed like maps' dsos */
-	unsigned char *unwanted;	/* per binary: not the one -b names */
+	unsigned char *unwanted;	/* per binary: not the one -b names, or
+					 * UNWANTED_UNKNOWN (not asked yet) */
 	uint64_t *branches;
 	unsigned int nr;
 	int maps_full;
@@ -137,6 +140,45 @@ static int name_matches(const char *dso, const char *want)
 	       (strrchr(want, '/') && !strcmp(base ? base + 1 : dso, strrchr(want, '/') + 1));
 }
 
+/* Room for binary @dso in the per-binary arrays: 0, or -1 out of memory. */
+static int grow(struct afdo_sink *a, unsigned int dso)
+{
+	unsigned int n;
+	struct rvctr_afdo **f;
+	unsigned char *u;
+	uint64_t *b;
+
+	if (dso < a->nr)
+		return 0;
+	n = rvctr_maps__nr_dsos(a->maps);
+	f = realloc(a->afdo, n * sizeof(*f));
+	if (!f)
+		return -1;
+	a->afdo = f;
+	b = realloc(a->branches, n * sizeof(*b));
+	if (!b)
+		return -1;
+	a->branches = b;
+	u = realloc(a->unwanted, n);
+	if (!u)
+		return -1;
+	a->unwanted = u;
+	memset(f + a->nr, 0, (n - a->nr) * sizeof(*f));
+	memset(b + a->nr, 0, (n - a->nr) * sizeof(*b));
+	memset(u + a->nr, UNWANTED_UNKNOWN, n - a->nr);
+	a->nr = n;
+	return 0;
+}
+
+/* Is binary @dso (grown) one -b names?  Asked once a binary. */
+static int wanted(struct afdo_sink *a, unsigned int dso)
+{
+	if (a->unwanted[dso] == UNWANTED_UNKNOWN)
+		a->unwanted[dso] = a->binary &&
+				   !name_matches(rvctr_maps__dso_name(a->maps, dso), a->binary);
+	return !a->unwanted[dso];
+}
+
 /*
  * The profile of binary @dso into *@p: -1 when out of memory; *@p NULL
  * when -b names another binary (only the one named is written, so the
@@ -145,29 +187,9 @@ static int name_matches(const char *dso, const char *want)
 static int afdo_for(struct afdo_sink *a, unsigned int dso, struct rvctr_afdo **p)
 {
 	*p = NULL;
-	if (dso >= a->nr) {
-		unsigned int n = rvctr_maps__nr_dsos(a->maps);
-		struct rvctr_afdo **f = realloc(a->afdo, n * sizeof(*f));
-		unsigned char *u;
-		uint64_t *b;
-
-		if (!f)
-			return -1;
-		a->afdo = f;
-		b = realloc(a->branches, n * sizeof(*b));
-		if (!b)
-			return -1;
-		a->branches = b;
-		u = realloc(a->unwanted, n);
-		if (!u)
-			return -1;
-		a->unwanted = u;
-		memset(f + a->nr, 0, (n - a->nr) * sizeof(*f));
-		memset(b + a->nr, 0, (n - a->nr) * sizeof(*b));
-		memset(u + a->nr, 0, n - a->nr);
-		a->nr = n;
-	}
-	if (a->unwanted[dso])
+	if (grow(a, dso))
+		return -1;
+	if (!wanted(a, dso))
 		return 0;
 	if (!a->afdo[dso]) {
 		const char *name = rvctr_maps__dso_name(a->maps, dso);
@@ -177,10 +199,6 @@ static int afdo_for(struct afdo_sink *a, unsigned int dso, struct rvctr_afdo **p
 		char err[512];
 		int mismatch;
 
-		if (a->binary && !name_matches(name, a->binary)) {
-			a->unwanted[dso] = 1;
-			return 0;
-		}
 		a->afdo[dso] = rvctr_afdo__new();
 		if (!a->afdo[dso])
 			return -1;
@@ -292,6 +310,29 @@ static int afdo_sample(struct rvctr_sink *s, const struct rvctr_sample *smp)
 	return 0;
 }
 
+/*
+ * The binary a record's end at @addr goes to: the profile of the binary
+ * mapped there, when -b names it (any binary without -b: the busiest is
+ * only known at close).
+ */
+static int afdo_part(struct rvctr_sink *s, uint32_t pid, uint64_t addr, uint64_t *start,
+		     uint64_t *len)
+{
+	struct afdo_sink *a = (struct afdo_sink *)s;
+	unsigned int dso;
+	uint64_t off;
+
+	*len = 0;
+	if (place(a, pid, addr, &dso, &off))
+		return -1;
+	*start = a->hit.start;	/* the map */
+	*len = a->hit.len;
+	if (!a->binary)
+		return dso;
+	/* out of memory: the binary may be the one written */
+	return grow(a, dso) || wanted(a, dso) ? (int)dso : -1;
+}
+
 static int pick_binary(const struct afdo_sink *a)
 {
 	int best = -1;
@@ -339,6 +380,15 @@ static void warn_other_builds(const struct afdo_sink *a, unsigned int dso)
 			"another build of it (build id %s) are left out\n", name, mine,
 			(unsigned long long)a->branches[i], other);
 	}
+}
+
+static int afdo_output_part(struct rvctr_sink *s, const char **name)
+{
+	struct afdo_sink *a = (struct afdo_sink *)s;
+	int dso = pick_binary(a);
+
+	*name = dso < 0 ? NULL : rvctr_maps__dso_name(a->maps, dso);
+	return dso;
 }
 
 static int afdo_close(struct rvctr_sink *s)
@@ -392,6 +442,8 @@ const struct rvctr_sink_ops rvctr_sink_autofdo = {
 	.comm = afdo_maps,
 	.task = afdo_maps,
 	.sample = afdo_sample,
+	.part = afdo_part,
+	.output_part = afdo_output_part,
 	.close = afdo_close,
 	.abort = afdo_abort,
 };

@@ -63,6 +63,22 @@ int rvctr_sink__input(struct rvctr_sink *s)
 	return s->ops->input ? s->ops->input(s) : 0;
 }
 
+int rvctr_sink__part(struct rvctr_sink *s, uint32_t pid, uint64_t addr, uint64_t *start,
+		     uint64_t *len)
+{
+	if (s->ops->part)
+		return s->ops->part(s, pid, addr, start, len);
+	*start = 0;
+	*len = UINT64_MAX;
+	return 0;
+}
+
+int rvctr_sink__output_part(struct rvctr_sink *s, const char **name)
+{
+	*name = NULL;
+	return s->ops->output_part ? s->ops->output_part(s, name) : 0;
+}
+
 int rvctr_sink__event(struct rvctr_sink *s, const struct rvctr_event *ev)
 {
 	const struct rvctr_sink_ops *o = s->ops;

@@ -124,19 +124,129 @@ else
 	sed 's/^/# /' "$T_LOG"
 fi
 # one record left a guess: refused, saying which binary, unless --force
-for fmt in autofdo perfscript; do
-	$R convert -f $fmt -o "$T_DIR/g.out" "$T_DIR/gone.data" 2>"$T_LOG"
-	rc=$?
-	[ $rc -eq 1 ] && grep -q 'not-taken.*libgone.so: not found' "$T_LOG" &&
-		grep -q -- --force "$T_LOG" && ! [ -e "$T_DIR/g.out" ] &&
-		ok "$fmt: an undecided record refuses, naming the binary" ||
-		{ not_ok "$fmt: undecided record: status $rc"; sed 's/^/# /' "$T_LOG"; }
-done
+# (autofdo: where it is in the binary profiled, below)
+$R convert -f perfscript -o "$T_DIR/g.out" "$T_DIR/gone.data" 2>"$T_LOG"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'not-taken.* 1 records .*libgone.so: not found' "$T_LOG" &&
+	grep -q -- --force "$T_LOG" && ! [ -e "$T_DIR/g.out" ] &&
+	ok "perfscript: an undecided record refuses, naming the binary" ||
+	{ not_ok "perfscript: undecided record: status $rc"; sed 's/^/# /' "$T_LOG"; }
 $R convert --force -f perfscript -o "$T_DIR/g.ps" "$T_DIR/gone.data" 2>"$T_LOG" &&
 	grep -q 'warning: .*1 records .*libgone.so' "$T_LOG" &&
 	! grep -q "$(printf '%#x/' $((gone + 4)))" "$T_DIR/g.ps" &&
 	ok "perfscript --force: the undecided record dropped, with a warning" ||
 	{ not_ok "perfscript --force: undecided record"; sed 's/^/# /' "$T_LOG"; }
+
+
+# An undecided record counts only where the output shows it: autofdo
+# writes one binary's profile (-b, else the busiest), the filters keep
+# whole samples.  gone.data: b's stack and one in libgone; busy.data adds
+# a libgone stack of 3 taken records and 2 more undecided ones, which
+# makes libgone the busiest binary.
+$R convert -f autofdo -b b -o "$T_DIR/ab.afdo" "$T_DIR/clean.data" 2>"$T_LOG" ||
+	not_ok "autofdo -b b of the clean recording"
+{
+	cat "$T_DIR/gone.txt"
+	printf 'sample 4242 %#x' $((gone + 0x40))
+	for i in 1 2 3; do printf ' %x/%x/1/0/1' $((gone + 0x40)) $((gone + 0x10)); done
+	printf ' %x/%x/1/0/1' $((gone + 8)) $((gone + 12)) $gone $((gone + 4))
+	echo
+} >"$T_DIR/busy.txt"
+"$SYNTH" -n "$T_DIR/busy.data" <"$T_DIR/busy.txt" || not_ok "synth-perf busy"
+for args in "-b b gone" "-b $T_DIR/b gone" "gone" "-b b busy"; do
+	data=${args##* } opts=${args% *}
+	[ "$opts" = "$data" ] && opts=
+	# shellcheck disable=SC2086
+	if $R convert -f autofdo $opts -o "$T_DIR/x.afdo" "$T_DIR/$data.data" 2>"$T_LOG"; then
+		cmp -s "$T_DIR/x.afdo" "$T_DIR/ab.afdo" && ! grep -q libgone "$T_LOG" &&
+			ok "autofdo ${opts:-(busiest: b)} of $data: undecided records in libgone do not count" ||
+			{ not_ok "autofdo $opts of $data: output"; diff "$T_DIR/ab.afdo" "$T_DIR/x.afdo" | sed 's/^/# /'; sed 's/^/# /' "$T_LOG"; }
+	else
+		not_ok "autofdo ${opts:-(busiest)} of $data: refused for a record in libgone"
+		sed 's/^/# /' "$T_LOG"
+	fi
+done
+$R convert -f autofdo -b libgone.so -o "$T_DIR/x.afdo" "$T_DIR/gone.data" 2>"$T_LOG"
+[ $? -eq 1 ] && grep -q 'gone.data: no autofdo output: .* 1 records .*libgone.so: not found' "$T_LOG" &&
+	ok "autofdo -b libgone.so, whose one record is undecided: refused for it" ||
+	{ not_ok "autofdo -b libgone.so of gone"; sed 's/^/# /' "$T_LOG"; }
+for opts in "" "-b libgone.so" "-b /nonexistent/libgone.so"; do
+	rm -f "$T_DIR/x.afdo"
+	# shellcheck disable=SC2086
+	$R convert -f autofdo $opts -o "$T_DIR/x.afdo" "$T_DIR/busy.data" 2>"$T_LOG"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q 'busy.data: no autofdo output: .*not-taken.* 3 records .*libgone.so: not found' "$T_LOG" &&
+		grep -q -- --force "$T_LOG" && ! [ -e "$T_DIR/x.afdo" ] &&
+		ok "autofdo ${opts:-(busiest: libgone)}: its 3 undecided records refuse, counted" ||
+		{ not_ok "autofdo ${opts:-(busiest)} of busy: status $rc"; sed 's/^/# /' "$T_LOG"; }
+done
+$R convert --force -f autofdo -b libgone.so -o "$T_DIR/x.afdo" "$T_DIR/busy.data" 2>"$T_LOG" &&
+	grep -q 'warning: .*busy.data: 3 records .*libgone.so: not found' "$T_LOG" &&
+	grep -q "^$(printf '%x->%x' 0x40 0x10):3" "$T_DIR/x.afdo" &&
+	ok "autofdo --force -b libgone.so: converted, warning of its 3 undecided records" ||
+	{ not_ok "autofdo --force -b libgone.so"; sed 's/^/# /' "$T_LOG" "$T_DIR/x.afdo"; }
+rm -f "$T_DIR/x.ps"
+$R convert -f perfscript -o "$T_DIR/x.ps" "$T_DIR/busy.data" 2>"$T_LOG"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'no perfscript output: .* 3 records .*libgone.so: not found' "$T_LOG" &&
+	! [ -e "$T_DIR/x.ps" ] &&
+	ok "perfscript: every undecided record of a kept sample refuses, counted" ||
+	{ not_ok "perfscript of busy: status $rc"; sed 's/^/# /' "$T_LOG"; }
+# one between two of b's records: kept, it splits their range in b;
+# dropped, it joins them: it changes b's profile wherever it is
+{
+	cat "$T_DIR/gone.txt"
+	printf 'sample 4242 0x%s %x/%x/2/0/1 %x/%x/1/0/1 %x/%x/2/0/1\n' "$(addr "$T_DIR/b" r)" \
+		$((0x$(addr "$T_DIR/b" r))) $b32 $gone $((gone + 4)) $c16 $((0x$(addr "$T_DIR/b" r)))
+} | "$SYNTH" -n "$T_DIR/between.data"
+$R convert -f autofdo -b b -o "$T_DIR/x.afdo" "$T_DIR/between.data" 2>"$T_LOG"
+[ $? -eq 1 ] && grep -q ' 1 records .*libgone.so: not found' "$T_LOG" &&
+	ok "autofdo -b b: an undecided record in libgone between two of b's refuses" ||
+	{ not_ok "autofdo -b b: undecided record between two of b's"; sed 's/^/# /' "$T_LOG"; }
+# filters: the undecided records in another process, whose ip is in libgone
+other="s/^\(sample\|mmap\) 4242 \($gone\|$(printf %#x $((gone + 0x40)))\) /\1 4343 \2 /"
+{ echo "comm 4343 other"; sed "$other" "$T_DIR/busy.txt"; } >"$T_DIR/pids.txt"
+[ "$(grep -c '^sample 4343 ' "$T_DIR/pids.txt")" = 2 ] && "$SYNTH" -n "$T_DIR/pids.data" <"$T_DIR/pids.txt" ||
+	not_ok "pids.data"
+$R convert -f perfscript -p 4342,4343 -o "$T_DIR/x.ps" "$T_DIR/pids.data" 2>"$T_LOG"
+[ $? -eq 1 ] && grep -q ' 3 records .*libgone' "$T_LOG" &&
+	ok "perfscript --pid of the process with the undecided records: refused" ||
+	{ not_ok "perfscript --pid 4343"; sed 's/^/# /' "$T_LOG"; }
+# the output of b's stack alone
+b_only() { # FORMAT OUTPUT
+	if [ "$1" = autofdo ]; then
+		cmp -s "$2" "$T_DIR/ab.afdo"
+	else
+		grep -q "$(printf '%#x/%#x/' $c16 $((c16 + 4)))" "$2" && ! grep -q "$(printf '%#x/' $gone)" "$2"
+	fi
+}
+for opts in "--pid 4242" "--tid 4242" "--comm b" "--dso b"; do
+	for fmt in perfscript autofdo; do
+		# shellcheck disable=SC2086
+		$R convert -f $fmt $opts -o "$T_DIR/x.out" "$T_DIR/pids.data" 2>"$T_LOG" &&
+			! grep -q libgone "$T_LOG" && b_only $fmt "$T_DIR/x.out" &&
+			ok "$fmt $opts: the other process's undecided records do not count" ||
+			{ not_ok "$fmt $opts: refused or wrong"; sed 's/^/# /' "$T_LOG"; }
+	done
+done
+# the kernel's code, no --vmlinux: its records count only where shown
+{
+	cat "$T_DIR/clean.txt"
+	echo "mmap -1 0xffffffff80000000 0x1000000 0xffffffff80000000 [kernel.kallsyms]_text"
+	echo "sample 4242 0xffffffff80001000 ffffffff80001010/ffffffff80001000/1/0/1 ffffffff80001000/ffffffff80001004/1/0/1"
+} | "$SYNTH" -n "$T_DIR/kb.data"
+$R convert -f autofdo -b b -o "$T_DIR/x.afdo" "$T_DIR/kb.data" 2>"$T_LOG" &&
+	cmp -s "$T_DIR/x.afdo" "$T_DIR/ab.afdo" && ! grep -q vmlinux "$T_LOG" &&
+	ok "autofdo -b b: an undecided record in the kernel does not count" ||
+	{ not_ok "autofdo -b b with an undecided kernel record"; sed 's/^/# /' "$T_LOG"; }
+kernel_refused() { # ARGS...
+	$R convert "$@" -o "$T_DIR/x.out" "$T_DIR/kb.data" 2>"$T_LOG"
+	[ $? -eq 1 ] && grep -q ' 1 records .*no vmlinux' "$T_LOG" &&
+		ok "$*: an undecided record in the kernel refuses" ||
+		{ not_ok "$*: undecided kernel record"; sed 's/^/# /' "$T_LOG"; }
+}
+kernel_refused -f autofdo -b '[kernel.kallsyms]_text'
+kernel_refused -f perfscript
 
 # --symfs: the binary found under it by its recorded path (not moved)
 mkdir -p "$T_DIR/sym/opt"

@@ -65,6 +65,18 @@ struct rvctr_sink_ops {
 	int (*task)(struct rvctr_sink *s, const struct rvctr_event *ev);
 	int (*sample)(struct rvctr_sink *s, const struct rvctr_sample *smp);
 	int (*round)(struct rvctr_sink *s);
+	/*
+	 * Ranges that show only some binaries (autofdo: one, picked at
+	 * close): the binary a record's end at @addr of process @pid goes
+	 * to, as an index (>= 0), or -1 when the output can show none
+	 * there, the same for [*@start, *@start + *@len) until the next
+	 * MMAP, COMM, FORK or EXIT (*@len 0: only @addr); and the index
+	 * close() would write (-1: none), with its name.  NULL: every
+	 * record of a sample is shown, all one index, 0.
+	 */
+	int (*part)(struct rvctr_sink *s, uint32_t pid, uint64_t addr, uint64_t *start,
+		    uint64_t *len);
+	int (*output_part)(struct rvctr_sink *s, const char **name);
 	int (*close)(struct rvctr_sink *s);
 	void (*abort)(struct rvctr_sink *s);
 };
@@ -88,6 +100,11 @@ int rvctr_sink__input(struct rvctr_sink *s);
 
 /* Hand one event to the sink's callback for it (others are ignored). */
 int rvctr_sink__event(struct rvctr_sink *s, const struct rvctr_event *ev);
+
+/* The ops above; 0 and 0 (no name) for a format that shows every record. */
+int rvctr_sink__part(struct rvctr_sink *s, uint32_t pid, uint64_t addr, uint64_t *start,
+		     uint64_t *len);
+int rvctr_sink__output_part(struct rvctr_sink *s, const char **name);
 
 /* For the modules: set s->err and return -1. */
 int rvctr_sink__fail(struct rvctr_sink *s, const char *fmt, ...)
