@@ -113,8 +113,8 @@ static int afdo_maps(struct rvctr_sink *s, const struct rvctr_event *ev)
 	if (rvctr_maps__event(a->maps, ev) && !a->maps_full) {
 		/* a limit, not an error: later maps are not attributed */
 		a->maps_full = 1;
-		fprintf(stderr, "rvctr: warning: too many maps: branches in maps after the "
-			"first %u are not profiled\n", RVCTR_MAPS_MAX);
+		fprintf(stderr, "rvctr: warning: some maps were not kept (too many maps or "
+			"binaries, or out of memory): branches in them are not profiled\n");
 	}
 	return 0;
 }

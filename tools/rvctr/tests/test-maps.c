@@ -132,21 +132,36 @@ static void test_full(void)
 	T_EQ(add(m, 5, 0x10000, 0x11000, 0, "/ab"), 0, "full: a map over two is kept");
 	T_STREQ(name_at(m, 5, 0x10800), "/ab", "... and replaces both");
 	T_STREQ(name_at(m, 5, 0x30800), "/c", "... the next one kept");
-	/* 3 of 4: a map inside /big needs two more (the parts of /big each side) */
-	T_EQ(add(m, 5, 0x44000, 0x1000, 0, "/inside"), -1, "no room for a map inside another: -1");
-	T_STREQ(name_at(m, 5, 0x44800), "(none)", "... its addresses are in no map, not the "
-		"replaced one");
+	/*
+	 * 3 of 4: a map inside /big needs two more (the parts of /big each
+	 * side): the new map goes in first (samples there are its), then the
+	 * part below; the part above has no room
+	 */
+	T_EQ(add(m, 5, 0x44000, 0x1000, 0, "/inside"), 1, "a map inside another, room for one "
+	     "part of it: kept, a part dropped: 1");
+	T_STREQ(name_at(m, 5, 0x44800), "/inside", "... the new map kept");
 	r = rvctr_maps__find(m, 5, 0x41000);
 	T_STREQ(r ? rvctr_maps__dso_name(m, r->dso) : NULL, "/big", "... below it, the older map");
 	T_EQ(r ? file_off(r, 0x41000) : 0, 0x101000, "... at its file offset");
-	r = rvctr_maps__find(m, 5, 0x48000);
-	T_STREQ(r ? rvctr_maps__dso_name(m, r->dso) : NULL, "/big", "... above it too");
-	T_EQ(r ? file_off(r, 0x48000) : 0, 0x108000, "... at its file offset");
-	/* full (4): inside the upper part of /big, no room for its cut-off top */
-	T_EQ(add(m, 5, 0x4a000, 0x1000, 0, "/inside2"), -1, "full: a map inside another: -1");
-	T_STREQ(name_at(m, 5, 0x4a800), "(none)", "... in no map");
-	T_STREQ(name_at(m, 5, 0x49000), "/big", "... the older map's part below kept");
-	T_STREQ(name_at(m, 5, 0x4c000), "(none)", "... its part above, no room: in no map");
+	T_STREQ(name_at(m, 5, 0x48000), "(none)", "... its part above, no room: in no map");
+	/* full (4): inside the lower part of /big, no room for either part */
+	T_EQ(add(m, 5, 0x42000, 0x1000, 0, "/inside2"), 1, "full: a map inside another: kept, "
+	     "1");
+	T_STREQ(name_at(m, 5, 0x42800), "/inside2", "... the new map kept");
+	T_STREQ(name_at(m, 5, 0x41000), "(none)", "... the older map's part below: in no map");
+	T_STREQ(name_at(m, 5, 0x43000), "(none)", "... and its part above");
+	T_EQ(add(m, 5, 0x60000, 0x1000, 0, "/more"), -1, "full, overlapping none: -1");
+	rvctr_maps__delete(m);
+	/* the newest map wins over the leftover of the one it partly overlaps */
+	m = rvctr_maps__new();
+	rvctr_maps__set_limit(m, 2);
+	add(m, 5, 0x10000, 0x2000, 0, "/old");
+	add(m, 5, 0x40000, 0x1000, 0, "/other");
+	T_EQ(add(m, 5, 0x11000, 0x2000, 0, "/new"), 1, "full: a map over the top of another: "
+	     "kept, its rest dropped: 1");
+	T_STREQ(name_at(m, 5, 0x11800), "/new", "... the new map kept");
+	T_STREQ(name_at(m, 5, 0x12800), "/new", "... all of it");
+	T_STREQ(name_at(m, 5, 0x10800), "(none)", "... the rest of the old one: in no map");
 	/* an exited process's maps, dropped when its pid is reused, make room */
 	rvctr_maps__delete(m);
 	m = rvctr_maps__new();
@@ -180,6 +195,54 @@ static void test_full_dsos(void)
 	T_STREQ(name_at(m, 9, 0x10800), "(none)", "... the maps it overlaps go: in no map");
 	T_STREQ(name_at(m, 9, 0x11800), "(none)", "... all of them");
 	T_STREQ(name_at(m, 9, 0x12800), "/lib2.so", "... others kept");
+	rvctr_maps__delete(m);
+}
+
+static unsigned int dso_of(struct rvctr_maps *m, uint32_t pid, uint64_t start, const char *name,
+			   uint8_t id);
+
+/*
+ * A map not kept (a full table) takes no binary's slot and gives no
+ * binary its build id: when room comes back, new binaries are kept.
+ */
+static void test_dropped_dsos(void)
+{
+	struct rvctr_maps *m = rvctr_maps__new();
+	struct rvctr_mmap mm;
+	unsigned int i, kept = 0, size;
+	char name[32];
+
+	rvctr_maps__set_limit(m, 1);
+	T_EQ(add(m, 1, 0x10000, 0x1000, 0, "/keep"), 0, "a table of one map: the first kept");
+	for (i = 0; i < 5000; i++) {
+		snprintf(name, sizeof(name), "/dropped%u", i);
+		kept += !add(m, 1, 0x100000 + 0x1000ULL * i, 0x1000, 0, name);
+	}
+	T_EQ(kept, 0, "5000 maps of new binaries while full: none kept");
+	T_EQ(rvctr_maps__nr_dsos(m), 1, "... and no binary made for them");
+	rvctr_maps__comm(m, 1, 1);	/* an exec: room again */
+	T_EQ(add(m, 1, 0x10000, 0x1000, 0, "/after-exec"), 0, "then a new binary's map: kept");
+	T_STREQ(name_at(m, 1, 0x10010), "/after-exec", "... and found");
+	/* full again: a dropped map with a build id for an id-less binary */
+	mmap_of(&mm, 1, 0x200000, 0x1000, 0, "/keep");
+	mm.build_id_size = 20;
+	memset(mm.build_id, 0xab, 20);
+	T_EQ(rvctr_maps__add(m, &mm), -1, "full: a map of a known binary, with a build id: -1");
+	T_OK(!rvctr_maps__dso_build_id(m, 0, &size) && !size, "... its build id not given to "
+	     "the binary");
+	/* a dropped second build of a name: its binary goes too */
+	mmap_of(&mm, 1, 0x10000, 0x1000, 0, "/after-exec");
+	mm.build_id_size = 20;
+	memset(mm.build_id, 0xcd, 20);
+	T_EQ(rvctr_maps__add(m, &mm), 0, "in place of its map: a build id for /after-exec, kept");
+	mm.start = 0x300000;
+	memset(mm.build_id, 0xee, 20);
+	T_EQ(rvctr_maps__add(m, &mm), -1, "full: another build of it: -1");
+	T_EQ(rvctr_maps__nr_dsos(m), 2, "... no binary made");
+	mm.start = 0x10000;
+	T_EQ(rvctr_maps__add(m, &mm), 0, "that build in place of the first: kept");
+	T_EQ(rvctr_maps__nr_dsos(m), 3, "... a binary made for it");
+	T_EQ(dso_of(m, 1, 0x10000, "/after-exec", 0xee), 2, "... found by its build id");
 	rvctr_maps__delete(m);
 }
 
@@ -455,6 +518,7 @@ int main(void)
 	test_lifetime();
 	test_full();
 	test_full_dsos();
+	test_dropped_dsos();
 	test_full_insn();
 	test_builds();
 	test_header_ids();
