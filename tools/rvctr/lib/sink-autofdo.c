@@ -361,9 +361,11 @@ static int afdo_close(struct rvctr_sink *s)
 		goto out;
 	}
 	warn_other_builds(a, dso);
+	errno = 0;
 	ret = rvctr_afdo__write(a->afdo[dso], f);
 	if ((to_stdout ? fflush(f) : fclose(f)) || ret) {
-		ret = rvctr_sink__fail(s, "%s: write error", a->path);
+		ret = rvctr_sink__fail(s, "%s: write error: %s", a->path,
+				       errno ? strerror(errno) : "short write");
 		goto out;
 	}
 	fprintf(stderr, "rvctr: autofdo profile of %s: %llu ranges, %llu branches\n",
