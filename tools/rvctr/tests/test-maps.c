@@ -2,7 +2,8 @@
 /*
  * Address maps: overlapping MMAPs, which process's maps place an address
  * (its own and the kernel's, never another's; fork, exit, exec, a new
- * recording), a full table (of maps, of binaries), and agreement with a plain scan of every map on a large
+ * recording), a full table (of maps, of binaries; random ones against a
+ * model), and agreement with a plain scan of every map on a large
  * system-wide-like input; prints the lookup speed of both.
  */
 #include <stdlib.h>
@@ -244,6 +245,79 @@ static void test_dropped_dsos(void)
 	T_EQ(rvctr_maps__nr_dsos(m), 3, "... a binary made for it");
 	T_EQ(dso_of(m, 1, 0x10000, "/after-exec", 0xee), 2, "... found by its build id");
 	rvctr_maps__delete(m);
+}
+
+/*
+ * Random maps of 3 pids over 64 pages in tables of 1 to 8 maps, against
+ * a model of each page's newest map: every page is in its newest map (at
+ * its file offset) or in none; a kept map (0, 1) is found whole; a map
+ * that overlaps an older one of its pid is always kept (the overlapped
+ * maps make room for it); 0 leaves every other page as it was.
+ */
+static void test_full_random(void)
+{
+	unsigned int round, iter, bad_place = 0, bad_kept = 0, bad_room = 0, bad_same = 0;
+	char name[16];
+
+	srand(7);
+	for (round = 0; round < 100; round++) {
+		struct rvctr_maps *m = rvctr_maps__new();
+		int want[3][64];
+		uint64_t off[3][64];
+		const char *before[3][64];
+
+		memset(want, -1, sizeof(want));
+		rvctr_maps__set_limit(m, 1 + rand() % 8);
+		for (iter = 0; iter < 300; iter++) {
+			int pid = rand() % 3, a = rand() % 64, len = 1 + rand() % 12, nm = rand() % 20;
+			uint64_t pgoff = (rand() % 16) * 0x1000ULL;
+			int i, p, r, overlaps = 0;
+
+			if (a + len > 64)
+				len = 64 - a;
+			for (p = 0; p < 3; p++)
+				for (i = 0; i < 64; i++)
+					before[p][i] = name_at(m, p + 1, 0x1000ULL * i + 7);
+			for (i = a; i < a + len; i++)
+				overlaps |= strcmp(before[pid][i], "(none)") != 0;
+			snprintf(name, sizeof(name), "/f%d", nm);
+			r = add(m, pid + 1, 0x1000ULL * a, 0x1000ULL * len, pgoff, name);
+			for (i = a; i < a + len; i++) {
+				want[pid][i] = nm;
+				off[pid][i] = pgoff + 0x1000ULL * (i - a);
+			}
+			bad_room += overlaps && r < 0;
+			for (p = 0; p < 3; p++) {
+				for (i = 0; i < 64; i++) {
+					const struct rvctr_map *x = rvctr_maps__find(m, p + 1,
+										    0x1000ULL * i + 7);
+					char w[16];
+					int inside = p == pid && i >= a && i < a + len;
+
+					snprintf(w, sizeof(w), "/f%d", want[p][i]);
+					if (x && (want[p][i] < 0 ||
+						  strcmp(rvctr_maps__dso_name(m, x->dso), w) ||
+						  file_off(x, 0x1000ULL * i + 7) != off[p][i] + 7))
+						bad_place++;
+					if (inside && r >= 0 && !x)
+						bad_kept++;
+					if (!inside && !r && strcmp(before[p][i], name_at(m, p + 1,
+							0x1000ULL * i + 7)))
+						bad_same++;
+				}
+			}
+			if (rand() % 50 == 0) {
+				p = rand() % 3;
+				rvctr_maps__comm(m, p + 1, 1);
+				memset(want[p], -1, sizeof(want[p]));
+			}
+		}
+		rvctr_maps__delete(m);
+	}
+	T_EQ(bad_place, 0, "random full tables: every address in its newest map or none");
+	T_EQ(bad_kept, 0, "... a map kept (0 or 1) is found whole");
+	T_EQ(bad_room, 0, "... a map over an older one is always kept");
+	T_EQ(bad_same, 0, "... 0: the other maps as they were");
 }
 
 /* The instruction lengths of ctr_ntbr records: an address left in no map says why. */
@@ -519,6 +593,7 @@ int main(void)
 	test_full();
 	test_full_dsos();
 	test_dropped_dsos();
+	test_full_random();
 	test_full_insn();
 	test_builds();
 	test_header_ids();
