@@ -3,7 +3,8 @@
  * Address maps: overlapping MMAPs, which process's maps place an address
  * (its own and the kernel's, never another's; fork, exit, exec, a new
  * recording), a full table (of maps, of binaries; random ones against a
- * model), and agreement with a plain scan of every map on a large
+ * model; report's module map in one), and agreement with a plain scan of
+ * every map on a large
  * system-wide-like input; prints the lookup speed of both.
  */
 #include <stdlib.h>
@@ -11,6 +12,8 @@
 
 #include <rvctr/insn.h>
 #include <rvctr/maps.h>
+#include <rvctr/report.h>
+#include <unistd.h>
 
 #include "tests.h"
 
@@ -320,6 +323,67 @@ static void test_full_random(void)
 	T_EQ(bad_same, 0, "... 0: the other maps as they were");
 }
 
+/*
+ * report: a kernel module's map kept in a full table (RVCTR_MAPS_MAX
+ * maps) with a part of an older map dropped (1) is still a module: its
+ * symbols come from kallsyms.
+ */
+static void test_report_module_full(void)
+{
+	struct rvctr_report *r = rvctr_report__new(NULL);
+	struct rvctr_mmap mm = { .pid = -1, .tid = -1, .misc = PERF_RECORD_MISC_KERNEL };
+	struct perf_branch_entry br = { .from = 0xffffffff81001010ULL, .to = 0xffffffff81001800ULL };
+	struct rvctr_sample smp = { .pid = 5, .tid = 5, .ip = br.to, .nr_branches = 1,
+				    .branches = &br, .period = 1, .misc = PERF_RECORD_MISC_KERNEL };
+	char kallsyms[] = "/tmp/rvctr-kallsyms-XXXXXX", *text = NULL;
+	unsigned int i, bad = 0;
+	size_t size = 0;
+	FILE *f, *out;
+	int fd = mkstemp(kallsyms);
+
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f || !r) {
+		T_OK(0, "report: a temporary kallsyms");
+		return;
+	}
+	fprintf(f, "ffffffff80000000 T _text\nffffffff81001000 t modfunc\t[mymod]\n"
+		"ffffffff81001800 t modfunc2\t[mymod]\n");
+	fclose(f);
+	rvctr_report__set_lookup(r, NULL, kallsyms, NULL);
+	rvctr_report__set_arch(r, "riscv64");
+	strcpy(mm.filename, "[kernel.kallsyms]_text");
+	mm.start = mm.pgoff = 0xffffffff80000000ULL;
+	mm.len = 0x1000000;
+	bad += !!rvctr_report__mmap(r, &mm);
+	strcpy(mm.filename, "[other]");		/* the module map covers its top half */
+	mm.start = 0xffffffff81000000ULL;
+	mm.len = 0x2000;
+	mm.pgoff = 0;
+	bad += !!rvctr_report__mmap(r, &mm);
+	for (i = 0; i < RVCTR_MAPS_MAX - 2; i++) {
+		struct rvctr_mmap u = { .pid = 5, .tid = 5, .start = 0x10000 + 0x1000ULL * i,
+					.len = 0x1000, .filename = "/x" };
+
+		bad += !!rvctr_report__mmap(r, &u);
+	}
+	T_EQ(bad, 0, "report: a full table of maps");
+	strcpy(mm.filename, "[mymod]");
+	mm.start = 0xffffffff81001000ULL;
+	T_EQ(rvctr_report__mmap(r, &mm), 1, "... a module's map over part of an older one: kept, "
+	     "the older one's part dropped: 1");
+	rvctr_report__sample(r, &smp);
+	out = open_memstream(&text, &size);
+	if (out) {
+		rvctr_report__print(r, out, 5);
+		fclose(out);
+	}
+	T_OK(text && strstr(text, "modfunc+0x10") && strstr(text, "modfunc2"),
+	     "... and a module: its branches named from kallsyms");
+	free(text);
+	unlink(kallsyms);
+	rvctr_report__delete(r);
+}
+
 /* The instruction lengths of ctr_ntbr records: an address left in no map says why. */
 static void test_full_insn(void)
 {
@@ -594,6 +658,7 @@ int main(void)
 	test_full_dsos();
 	test_dropped_dsos();
 	test_full_random();
+	test_report_module_full();
 	test_full_insn();
 	test_builds();
 	test_header_ids();
