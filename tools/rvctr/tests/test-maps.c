@@ -4,8 +4,8 @@
  * (its own and the kernel's, never another's; fork, exit, exec, a new
  * recording), a full table (of maps, of binaries; random ones against a
  * model; report's module map in one), and agreement with a plain scan of
- * every map on a large
- * system-wide-like input; prints the lookup speed of both.
+ * every map on a large system-wide-like input; prints the lookup speed of
+ * both.
  */
 #include <stdlib.h>
 #include <time.h>
