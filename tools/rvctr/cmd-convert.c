@@ -102,7 +102,7 @@ struct convert {
 static int open_sink(struct convert *c, const struct rvctr_reader *r)
 {
 	struct rvctr_sink_info info = {
-		.path = rvctr_output__path(&c->out),
+		.path = rvctr_output__name(&c->out),
 		.out = &c->out,
 		.attr = r ? rvctr_reader__attr(r, 0) : NULL,
 		.attr_name = r ? rvctr_reader__attr_name(r, 0) : NULL,

@@ -533,8 +533,7 @@ static int record(char **argv, const char *output, struct perf_event_attr *a,
 		goto out;
 	}
 	fd = rvctr_output__fd(&out);	/* the file made, not one opened by name */
-	r.w = fd >= 0 ? rvctr_writer__fdopen(fd, rvctr_output__path(&out), a, &name, 1, err,
-					     sizeof(err)) :
+	r.w = fd >= 0 ? rvctr_writer__fdopen(fd, output, a, &name, 1, err, sizeof(err)) :
 			rvctr_writer__open(rvctr_output__path(&out), a, &name, 1, err, sizeof(err));
 	if (!r.w) {
 		error("%s", err);

@@ -88,8 +88,9 @@ static int report_one(struct rvctr_report *r, const char *path, const struct sou
 			    rvctr_report__mmap(r, &ev.mmap) : rvctr_report__task(r, &ev)) &&
 			   !maps_full) {
 			maps_full = 1;
-			fprintf(stderr, "rvctr: warning: %s: too many maps (or out of memory): "
-				"later ones are not used\n", path);
+			fprintf(stderr, "rvctr: warning: %s: some maps were not kept (too many maps "
+				"or binaries, or out of memory): samples in them are not "
+				"attributed\n", path);
 		}
 		if (!(++n & 0xfff))
 			progress__update(&p, source__progress(src));

@@ -151,7 +151,8 @@ void filter__event(struct filter *f, const struct rvctr_event *ev)
 	}
 	if (f->maps && rvctr_maps__event(f->maps, ev) && !f->maps_full) {
 		f->maps_full = 1;
-		fprintf(stderr, "rvctr: warning: too many maps for --dso: later ones are not seen\n");
+		fprintf(stderr, "rvctr: warning: --dso: some maps were not kept (too many maps "
+			"or binaries, or out of memory): samples in them are dropped\n");
 	}
 }
 

@@ -130,10 +130,18 @@ void rvctr_maps__delete(struct rvctr_maps *m)
 	free(m);
 }
 
-static int dso_index(struct rvctr_maps *m, const char *name, const uint8_t *id, uint8_t size)
+/*
+ * What dso_index() did, for undo_dso() when the map it was for is not
+ * kept: it made a binary, or gave one its build id.
+ */
+enum dso_change { DSO_FOUND, DSO_NEW, DSO_ID_SET };
+
+static int dso_index(struct rvctr_maps *m, const char *name, const uint8_t *id, uint8_t size,
+		     enum dso_change *change)
 {
 	struct dso_name key = { .name = (char *)name }, *d, *last = NULL, **found;
 
+	*change = DSO_FOUND;
 	if (size > sizeof(key.id))
 		size = sizeof(key.id);
 	found = tfind(&key, &m->dso_tree, cmp_dso);
@@ -147,6 +155,7 @@ static int dso_index(struct rvctr_maps *m, const char *name, const uint8_t *id, 
 		if (size) {
 			d->id_size = size;	/* now known */
 			memcpy(d->id, id, size);
+			*change = DSO_ID_SET;
 		}
 		return d->idx;
 	}
@@ -165,7 +174,38 @@ static int dso_index(struct rvctr_maps *m, const char *name, const uint8_t *id, 
 	if (last)
 		last->next = d;
 	m->dsos[m->nr_dsos] = d;
+	*change = DSO_NEW;
 	return m->nr_dsos++;
+}
+
+/*
+ * Take back what dso_index() did for a map that was not kept: a binary it
+ * made (the last one, no map refers to it) goes, so that dropped maps do
+ * not use up the binaries' slots; a build id it gave one goes too.
+ */
+static void undo_dso(struct rvctr_maps *m, unsigned int idx, enum dso_change change)
+{
+	struct dso_name *d = m->dsos[idx], **found, *prev;
+
+	if (change == DSO_ID_SET) {
+		d->id_size = 0;
+		memset(d->id, 0, sizeof(d->id));
+		return;
+	}
+	if (change != DSO_NEW || idx != m->nr_dsos - 1)
+		return;
+	found = tfind(d, &m->dso_tree, cmp_dso);
+	if (found && *found == d) {
+		tdelete(d, &m->dso_tree, cmp_dso);	/* the first of its name: no next */
+	} else if (found) {
+		for (prev = *found; prev->next != d; prev = prev->next)
+			;
+		prev->next = NULL;	/* the last of its name's chain */
+	}
+	m->dsos[idx] = NULL;
+	m->nr_dsos--;
+	free(d->name);
+	free(d);
 }
 
 static struct pid_maps *pid_maps(struct rvctr_maps *m, uint32_t pid, int create)
@@ -214,13 +254,17 @@ static int insert(struct rvctr_maps *m, struct pid_maps *p, const struct node *n
 }
 
 /*
- * Cut the older maps of @p that overlap @n down to what @n leaves of them.
- * They all go first, which makes room in a full table; then what is left
- * of them (a part below @n and one above, at most) is put back as room
- * allows, the part below first.  0, or -1 when a part did not fit: its
- * addresses are then in no map.
+ * Put @n in @p in place of what it overlaps of the older maps, which are
+ * cut down to the parts it leaves (one below @n and one above, at most),
+ * their file offsets moved along.  The overlapped maps all go first, which
+ * makes room in a full table; then @n goes in, as the newest map is where
+ * its addresses' samples are; then the part below, then the one above, as
+ * room allows.  With @keep 0 (no binary for @n) only the cut is made: its
+ * addresses are then in no map rather than in one it replaced.
+ * 0; 1, @n kept but a part of an older map did not fit (its addresses are
+ * in no map); -1, @n not kept.
  */
-static int cut(struct rvctr_maps *m, struct pid_maps *p, const struct node *n)
+static int place(struct rvctr_maps *m, struct pid_maps *p, const struct node *n, int keep)
 {
 	struct node left = { 0 }, right = { 0 };
 	int has_left = 0, has_right = 0, ret = 0;
@@ -249,23 +293,13 @@ static int cut(struct rvctr_maps *m, struct pid_maps *p, const struct node *n)
 		p->nr--;
 		m->nr_nodes--;
 	}
-	if (has_left && insert(m, p, &left))
+	if (!keep || insert(m, p, n))
 		ret = -1;
-	if (has_right && insert(m, p, &right))
-		ret = -1;
+	if (has_left && insert(m, p, &left) && !ret)
+		ret = 1;
+	if (has_right && insert(m, p, &right) && !ret)
+		ret = 1;
 	return ret;
-}
-
-/*
- * Put @n in @p, cutting the older maps it overlaps down to what is left.
- * In a full table @n may not fit even so: the older maps are cut all the
- * same, so that @n's addresses are in no map rather than in one it replaced.
- */
-static int place(struct rvctr_maps *m, struct pid_maps *p, const struct node *n)
-{
-	int ret = cut(m, p, n);
-
-	return insert(m, p, n) ? -1 : ret;
 }
 
 /* The process @p had is gone: drop its maps. */
@@ -333,8 +367,9 @@ int rvctr_maps__add(struct rvctr_maps *m, const struct rvctr_mmap *mm)
 				   .pgoff = mm->pgoff } };
 	const uint8_t *id = mm->build_id;
 	uint8_t id_size = mm->build_id_size;
+	enum dso_change change = DSO_FOUND;
 	struct pid_maps *p;
-	int dso;
+	int dso, ret;
 
 	if (!mm->len)
 		return 0;	/* holds nothing */
@@ -346,19 +381,21 @@ int rvctr_maps__add(struct rvctr_maps *m, const struct rvctr_mmap *mm)
 			id_size = b->size;
 		}
 	}
-	dso = dso_index(m, mm->filename, id, id_size);
+	dso = dso_index(m, mm->filename, id, id_size, &change);
 	p = live_pid_maps(m, mm->pid);
-	if (!p)
+	if (!p) {
+		if (dso >= 0)
+			undo_dso(m, dso, change);
 		return -1;	/* out of memory: @pid had no maps to replace */
+	}
 	n.last = mm->start + (mm->len - 1) < mm->start ? UINT64_MAX : mm->start + (mm->len - 1);
 	m->last = NULL;
-	if (dso < 0) {
-		/* no binary for it (MAX_DSOS, out of memory): not kept, yet it replaces */
-		cut(m, p, &n);
-		return -1;
-	}
-	n.map.dso = dso;
-	return place(m, p, &n);
+	/* no binary for it (MAX_DSOS, out of memory): not kept, yet it replaces */
+	n.map.dso = dso < 0 ? 0 : dso;
+	ret = place(m, p, &n, dso >= 0);
+	if (ret < 0 && dso >= 0)
+		undo_dso(m, dso, change);
+	return ret;
 }
 
 struct copy {

@@ -3,11 +3,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
+#include <linux/magic.h>
 
 #include <rvctr/output.h>
 
@@ -48,18 +51,124 @@ out:
 	return path;
 }
 
+/*
+ * Does resolving @name go through a descriptor's link, /proc/PID/fd/N
+ * (/dev/stdout and /dev/fd/N lead there)?  Such a link is not a path: it
+ * is the file of a descriptor, a shell's redirection say, which is to be
+ * written, not replaced.  1 (*@own_fd: N when PID is this process, else
+ * -1), or 0.  Each component is looked at with lstat() and each link
+ * followed by hand, so that one in the middle of the way is seen too.
+ */
+static int via_fd_link(const char *name, int *own_fd)
+{
+	char *rest = strdup(name), *prefix = malloc(PATH_MAX + 1), *at, *comp;
+	int links = 0, ret = 0;
+
+	*own_fd = -1;
+	if (!rest || !prefix)
+		goto out;
+	strcpy(prefix, name[0] == '/' ? "/" : "");
+	at = rest;
+	while (at && *at) {
+		size_t plen = strlen(prefix);
+		char cand[PATH_MAX + 1], target[PATH_MAX + 1];
+		struct statfs sf;
+		struct stat st;
+		ssize_t n;
+
+		comp = at;
+		at = strchr(at, '/');
+		if (at)
+			*at++ = '\0';
+		if (!*comp || !strcmp(comp, "."))
+			continue;
+		if (!strcmp(comp, "..")) {
+			/* @prefix has no links: its parent is lexical */
+			char *slash = strrchr(prefix, '/');
+
+			if (!strcmp(prefix, "/"))
+				;			/* "/.." is "/" */
+			else if (!plen || !strcmp(slash ? slash + 1 : prefix, "..")) {
+				if (plen + 4 <= PATH_MAX)
+					strcat(prefix, plen ? "/.." : "..");
+			} else if (slash == prefix)
+				prefix[1] = '\0';
+			else if (slash)
+				*slash = '\0';
+			else
+				prefix[0] = '\0';
+			continue;
+		}
+		if (snprintf(cand, sizeof(cand), "%s%s%s", prefix,
+			     plen && prefix[plen - 1] != '/' ? "/" : "", comp) >= (int)sizeof(cand) ||
+		    lstat(cand, &st))
+			break;	/* nothing there: no link further on */
+		if (!S_ISLNK(st.st_mode)) {
+			strcpy(prefix, cand);
+			continue;
+		}
+		if (!statfs(plen ? prefix : ".", &sf) && sf.f_type == PROC_SUPER_MAGIC &&
+		    plen >= 3 && !strcmp(prefix + plen - 3, "/fd")) {
+			char mine[32], *end;
+			long fd = strtol(comp, &end, 10);
+
+			/* /proc/PID/fd or /proc/PID/task/TID/fd: is PID this process? */
+			snprintf(mine, sizeof(mine), "/proc/%d/", (int)getpid());
+			ret = 1;
+			if (!*end && fd >= 0 && fd <= 0x7fffffff &&
+			    !strncmp(prefix, mine, strlen(mine)))
+				*own_fd = fd;
+			break;
+		}
+		n = readlink(cand, target, sizeof(target) - 1);
+		if (n < 0 || ++links > 40)
+			break;
+		target[n] = '\0';
+		if (target[0] == '/')
+			strcpy(prefix, "/");
+		/* the link's target, then what was left of the name */
+		if (snprintf(cand, sizeof(cand), "%s%s%s", target, at ? "/" : "", at ? at : "") >=
+		    (int)sizeof(cand))
+			break;
+		free(rest);
+		rest = strdup(cand);
+		at = rest;
+	}
+out:
+	free(rest);
+	free(prefix);
+	return ret;
+}
+
 int rvctr_output__begin(struct rvctr_output *o, const char *name, unsigned int flags,
 			char *err, size_t errlen)
 {
 	struct stat st;
+	int own;
 
-	o->name = name;
+	o->name = o->given = name;
 	o->real = NULL;
 	o->tmp = NULL;
 	o->fd = -1;
 	o->flags = flags;
 	if (!strcmp(name, "-"))
 		return 0;
+	if (via_fd_link(name, &own)) {
+		/*
+		 * A descriptor's file (-o /dev/stdout under a shell's "> F" or
+		 * ">> F"): written in place, through that descriptor when it
+		 * is this process's, as "-" is, so that its offset and
+		 * O_APPEND hold; another process's is opened to append, never
+		 * truncated.  Never renamed over or backed up.
+		 */
+		o->fd = own >= 0 ? fcntl(own, F_DUPFD_CLOEXEC, 0) :
+				   open(name, O_WRONLY | O_APPEND | O_CLOEXEC);
+		if (o->fd < 0) {
+			snprintf(err, errlen, "%s: %s", name, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
 	if (!lstat(name, &st) && S_ISLNK(st.st_mode)) {
 		/*
 		 * Through the link, as open() would go: a regular file it
@@ -93,7 +202,12 @@ const char *rvctr_output__path(const struct rvctr_output *o)
 
 int rvctr_output__fd(const struct rvctr_output *o)
 {
-	return o->tmp ? o->fd : -1;
+	return o->fd;
+}
+
+const char *rvctr_output__name(const struct rvctr_output *o)
+{
+	return o->given;
 }
 
 /* Does the temporary file's name still lead to the file made for it? */
@@ -134,8 +248,12 @@ int rvctr_output__commit(struct rvctr_output *o, char *err, size_t errlen)
 {
 	int kept = 0;
 
-	if (!o->tmp)
+	if (!o->tmp) {
+		if (o->fd >= 0)
+			close(o->fd);	/* a descriptor's file, written in place */
+		o->fd = -1;
 		goto done;
+	}
 	/*
 	 * Anyone who may write the directory may rename another file to the
 	 * temporary name: that one is not put in place of the output.  (One
@@ -143,8 +261,14 @@ int rvctr_output__commit(struct rvctr_output *o, char *err, size_t errlen)
 	 * rename() cannot be told which file to move.)
 	 */
 	if (!still_ours(o)) {
-		snprintf(err, errlen, "%s: %s is no longer the file written; %s left as it was",
-			 o->name, o->tmp, o->name);
+		struct stat st;
+
+		if (lstat(o->tmp, &st) && errno == ENOENT)
+			snprintf(err, errlen, "%s: its temporary file %s was removed before it "
+				 "was complete; %s left as it was", o->name, o->tmp, o->name);
+		else
+			snprintf(err, errlen, "%s: %s is no longer the file written; %s left as "
+				 "it was", o->name, o->tmp, o->name);
 		rvctr_output__abort(o);
 		return -1;
 	}
@@ -181,6 +305,9 @@ void rvctr_output__abort(struct rvctr_output *o)
 		o->fd = -1;
 		free(o->tmp);
 		o->tmp = NULL;
+	} else if (o->fd >= 0) {
+		close(o->fd);	/* a descriptor's file: what was written stays */
+		o->fd = -1;
 	}
 	free(o->real);
 	o->real = NULL;

@@ -201,6 +201,32 @@ static void put_pipe_header(struct rvctr_writer *w)
 	}
 }
 
+/*
+ * A perf.data file is written from offset 0 and its header rewritten at
+ * the end: @f must be seekable, at its start, and not opened to append
+ * (where every write goes to the end).  Said now, not when all is written.
+ */
+static int file_not_writable(FILE *f, const char *path, char *err, size_t errlen)
+{
+	int fd = fileno(f), fl = fcntl(fd, F_GETFL);
+	off_t pos = lseek(fd, 0, SEEK_CUR);
+
+	if (pos < 0 && errno == ESPIPE)
+		snprintf(err, errlen, "%s: not seekable (a pipe, socket or terminal): a perf.data "
+			 "file needs seeking; use -o - for pipe mode", path);
+	else if (pos < 0)
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	else if (fl >= 0 && (fl & O_APPEND))
+		snprintf(err, errlen, "%s: open for appending (>>): a perf.data file is written "
+			 "from its start; use > or -o - for pipe mode", path);
+	else if (pos)
+		snprintf(err, errlen, "%s: at offset %lld, not the file's start: a perf.data file "
+			 "is written from its start; use -o - for pipe mode", path, (long long)pos);
+	else
+		return 0;
+	return -1;
+}
+
 /* The writer of @f (NULL: it could not be opened, errno says why); stdout in pipe mode. */
 static struct rvctr_writer *writer_new(FILE *f, const char *path,
 				       const struct perf_event_attr *attrs,
@@ -212,6 +238,10 @@ static struct rvctr_writer *writer_new(FILE *f, const char *path,
 
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (f != stdout && file_not_writable(f, path, err, errlen)) {
+		fclose(f);
 		return NULL;
 	}
 	w = calloc(1, sizeof(*w));

@@ -115,6 +115,7 @@ int rvctr_report__mmap(struct rvctr_report *r, const struct rvctr_mmap *m)
 	uint16_t mode = m->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	const struct rvctr_map *map;
 	struct dso_syms *d;
+	int ret;
 
 	if (rvctr_symtab__is_kernel_name(m->filename)) {
 		if (m->pgoff) {
@@ -124,17 +125,18 @@ int rvctr_report__mmap(struct rvctr_report *r, const struct rvctr_mmap *m)
 		}
 		return rvctr_maps__add(r->maps, m);
 	}
-	if (rvctr_maps__add(r->maps, m))
-		return -1;
+	ret = rvctr_maps__add(r->maps, m);
+	if (ret < 0)
+		return -1;	/* not kept */
 	if (m->pid != (uint32_t)-1 && mode != PERF_RECORD_MISC_KERNEL &&
 	    mode != PERF_RECORD_MISC_GUEST_KERNEL)
-		return 0;
+		return ret;
 	map = rvctr_maps__find(r->maps, m->pid, m->start);
 	d = map ? dso_slot(r, map->dso) : NULL;
 	if (!d)
 		return -1;
 	d->module = 1;
-	return 0;
+	return ret;
 }
 
 void rvctr_report__set_arch(struct rvctr_report *r, const char *arch)

@@ -116,8 +116,8 @@ static int afdo_maps(struct rvctr_sink *s, const struct rvctr_event *ev)
 	if (rvctr_maps__event(a->maps, ev) && !a->maps_full) {
 		/* a limit, not an error: later maps are not attributed */
 		a->maps_full = 1;
-		fprintf(stderr, "rvctr: warning: too many maps: branches in maps after the "
-			"first %u are not profiled\n", RVCTR_MAPS_MAX);
+		fprintf(stderr, "rvctr: warning: some maps were not kept (too many maps or "
+			"binaries, or out of memory): branches in them are not profiled\n");
 	}
 	return 0;
 }
@@ -411,9 +411,11 @@ static int afdo_close(struct rvctr_sink *s)
 		goto out;
 	}
 	warn_other_builds(a, dso);
+	errno = 0;
 	ret = rvctr_afdo__write(a->afdo[dso], f);
 	if ((to_stdout ? fflush(f) : fclose(f)) || ret) {
-		ret = rvctr_sink__fail(s, "%s: write error", a->path);
+		ret = rvctr_sink__fail(s, "%s: write error: %s", a->path,
+				       errno ? strerror(errno) : "short write");
 		goto out;
 	}
 	fprintf(stderr, "rvctr: autofdo profile of %s: %llu ranges, %llu branches\n",

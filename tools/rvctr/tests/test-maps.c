@@ -2,14 +2,18 @@
 /*
  * Address maps: overlapping MMAPs, which process's maps place an address
  * (its own and the kernel's, never another's; fork, exit, exec, a new
- * recording), a full table (of maps, of binaries), and agreement with a plain scan of every map on a large
- * system-wide-like input; prints the lookup speed of both.
+ * recording), a full table (of maps, of binaries; random ones against a
+ * model; report's module map in one), and agreement with a plain scan of
+ * every map on a large system-wide-like input; prints the lookup speed of
+ * both.
  */
 #include <stdlib.h>
 #include <time.h>
 
 #include <rvctr/insn.h>
 #include <rvctr/maps.h>
+#include <rvctr/report.h>
+#include <unistd.h>
 
 #include "tests.h"
 
@@ -132,21 +136,36 @@ static void test_full(void)
 	T_EQ(add(m, 5, 0x10000, 0x11000, 0, "/ab"), 0, "full: a map over two is kept");
 	T_STREQ(name_at(m, 5, 0x10800), "/ab", "... and replaces both");
 	T_STREQ(name_at(m, 5, 0x30800), "/c", "... the next one kept");
-	/* 3 of 4: a map inside /big needs two more (the parts of /big each side) */
-	T_EQ(add(m, 5, 0x44000, 0x1000, 0, "/inside"), -1, "no room for a map inside another: -1");
-	T_STREQ(name_at(m, 5, 0x44800), "(none)", "... its addresses are in no map, not the "
-		"replaced one");
+	/*
+	 * 3 of 4: a map inside /big needs two more (the parts of /big each
+	 * side): the new map goes in first (samples there are its), then the
+	 * part below; the part above has no room
+	 */
+	T_EQ(add(m, 5, 0x44000, 0x1000, 0, "/inside"), 1, "a map inside another, room for one "
+	     "part of it: kept, a part dropped: 1");
+	T_STREQ(name_at(m, 5, 0x44800), "/inside", "... the new map kept");
 	r = rvctr_maps__find(m, 5, 0x41000);
 	T_STREQ(r ? rvctr_maps__dso_name(m, r->dso) : NULL, "/big", "... below it, the older map");
 	T_EQ(r ? file_off(r, 0x41000) : 0, 0x101000, "... at its file offset");
-	r = rvctr_maps__find(m, 5, 0x48000);
-	T_STREQ(r ? rvctr_maps__dso_name(m, r->dso) : NULL, "/big", "... above it too");
-	T_EQ(r ? file_off(r, 0x48000) : 0, 0x108000, "... at its file offset");
-	/* full (4): inside the upper part of /big, no room for its cut-off top */
-	T_EQ(add(m, 5, 0x4a000, 0x1000, 0, "/inside2"), -1, "full: a map inside another: -1");
-	T_STREQ(name_at(m, 5, 0x4a800), "(none)", "... in no map");
-	T_STREQ(name_at(m, 5, 0x49000), "/big", "... the older map's part below kept");
-	T_STREQ(name_at(m, 5, 0x4c000), "(none)", "... its part above, no room: in no map");
+	T_STREQ(name_at(m, 5, 0x48000), "(none)", "... its part above, no room: in no map");
+	/* full (4): inside the lower part of /big, no room for either part */
+	T_EQ(add(m, 5, 0x42000, 0x1000, 0, "/inside2"), 1, "full: a map inside another: kept, "
+	     "1");
+	T_STREQ(name_at(m, 5, 0x42800), "/inside2", "... the new map kept");
+	T_STREQ(name_at(m, 5, 0x41000), "(none)", "... the older map's part below: in no map");
+	T_STREQ(name_at(m, 5, 0x43000), "(none)", "... and its part above");
+	T_EQ(add(m, 5, 0x60000, 0x1000, 0, "/more"), -1, "full, overlapping none: -1");
+	rvctr_maps__delete(m);
+	/* the newest map wins over the leftover of the one it partly overlaps */
+	m = rvctr_maps__new();
+	rvctr_maps__set_limit(m, 2);
+	add(m, 5, 0x10000, 0x2000, 0, "/old");
+	add(m, 5, 0x40000, 0x1000, 0, "/other");
+	T_EQ(add(m, 5, 0x11000, 0x2000, 0, "/new"), 1, "full: a map over the top of another: "
+	     "kept, its rest dropped: 1");
+	T_STREQ(name_at(m, 5, 0x11800), "/new", "... the new map kept");
+	T_STREQ(name_at(m, 5, 0x12800), "/new", "... all of it");
+	T_STREQ(name_at(m, 5, 0x10800), "(none)", "... the rest of the old one: in no map");
 	/* an exited process's maps, dropped when its pid is reused, make room */
 	rvctr_maps__delete(m);
 	m = rvctr_maps__new();
@@ -181,6 +200,188 @@ static void test_full_dsos(void)
 	T_STREQ(name_at(m, 9, 0x11800), "(none)", "... all of them");
 	T_STREQ(name_at(m, 9, 0x12800), "/lib2.so", "... others kept");
 	rvctr_maps__delete(m);
+}
+
+static unsigned int dso_of(struct rvctr_maps *m, uint32_t pid, uint64_t start, const char *name,
+			   uint8_t id);
+
+/*
+ * A map not kept (a full table) takes no binary's slot and gives no
+ * binary its build id: when room comes back, new binaries are kept.
+ */
+static void test_dropped_dsos(void)
+{
+	struct rvctr_maps *m = rvctr_maps__new();
+	struct rvctr_mmap mm;
+	unsigned int i, kept = 0, size;
+	char name[32];
+
+	rvctr_maps__set_limit(m, 1);
+	T_EQ(add(m, 1, 0x10000, 0x1000, 0, "/keep"), 0, "a table of one map: the first kept");
+	for (i = 0; i < 5000; i++) {
+		snprintf(name, sizeof(name), "/dropped%u", i);
+		kept += !add(m, 1, 0x100000 + 0x1000ULL * i, 0x1000, 0, name);
+	}
+	T_EQ(kept, 0, "5000 maps of new binaries while full: none kept");
+	T_EQ(rvctr_maps__nr_dsos(m), 1, "... and no binary made for them");
+	rvctr_maps__comm(m, 1, 1);	/* an exec: room again */
+	T_EQ(add(m, 1, 0x10000, 0x1000, 0, "/after-exec"), 0, "then a new binary's map: kept");
+	T_STREQ(name_at(m, 1, 0x10010), "/after-exec", "... and found");
+	/* full again: a dropped map with a build id for an id-less binary */
+	mmap_of(&mm, 1, 0x200000, 0x1000, 0, "/keep");
+	mm.build_id_size = 20;
+	memset(mm.build_id, 0xab, 20);
+	T_EQ(rvctr_maps__add(m, &mm), -1, "full: a map of a known binary, with a build id: -1");
+	T_OK(!rvctr_maps__dso_build_id(m, 0, &size) && !size, "... its build id not given to "
+	     "the binary");
+	/* a dropped second build of a name: its binary goes too */
+	mmap_of(&mm, 1, 0x10000, 0x1000, 0, "/after-exec");
+	mm.build_id_size = 20;
+	memset(mm.build_id, 0xcd, 20);
+	T_EQ(rvctr_maps__add(m, &mm), 0, "in place of its map: a build id for /after-exec, kept");
+	mm.start = 0x300000;
+	memset(mm.build_id, 0xee, 20);
+	T_EQ(rvctr_maps__add(m, &mm), -1, "full: another build of it: -1");
+	T_EQ(rvctr_maps__nr_dsos(m), 2, "... no binary made");
+	mm.start = 0x10000;
+	T_EQ(rvctr_maps__add(m, &mm), 0, "that build in place of the first: kept");
+	T_EQ(rvctr_maps__nr_dsos(m), 3, "... a binary made for it");
+	T_EQ(dso_of(m, 1, 0x10000, "/after-exec", 0xee), 2, "... found by its build id");
+	rvctr_maps__delete(m);
+}
+
+/*
+ * Random maps of 3 pids over 64 pages in tables of 1 to 8 maps, against
+ * a model of each page's newest map: every page is in its newest map (at
+ * its file offset) or in none; a kept map (0, 1) is found whole; a map
+ * that overlaps an older one of its pid is always kept (the overlapped
+ * maps make room for it); 0 leaves every other page as it was.
+ */
+static void test_full_random(void)
+{
+	unsigned int round, iter, bad_place = 0, bad_kept = 0, bad_room = 0, bad_same = 0;
+	char name[16];
+
+	srand(7);
+	for (round = 0; round < 100; round++) {
+		struct rvctr_maps *m = rvctr_maps__new();
+		int want[3][64];
+		uint64_t off[3][64];
+		const char *before[3][64];
+
+		memset(want, -1, sizeof(want));
+		rvctr_maps__set_limit(m, 1 + rand() % 8);
+		for (iter = 0; iter < 300; iter++) {
+			int pid = rand() % 3, a = rand() % 64, len = 1 + rand() % 12, nm = rand() % 20;
+			uint64_t pgoff = (rand() % 16) * 0x1000ULL;
+			int i, p, r, overlaps = 0;
+
+			if (a + len > 64)
+				len = 64 - a;
+			for (p = 0; p < 3; p++)
+				for (i = 0; i < 64; i++)
+					before[p][i] = name_at(m, p + 1, 0x1000ULL * i + 7);
+			for (i = a; i < a + len; i++)
+				overlaps |= strcmp(before[pid][i], "(none)") != 0;
+			snprintf(name, sizeof(name), "/f%d", nm);
+			r = add(m, pid + 1, 0x1000ULL * a, 0x1000ULL * len, pgoff, name);
+			for (i = a; i < a + len; i++) {
+				want[pid][i] = nm;
+				off[pid][i] = pgoff + 0x1000ULL * (i - a);
+			}
+			bad_room += overlaps && r < 0;
+			for (p = 0; p < 3; p++) {
+				for (i = 0; i < 64; i++) {
+					const struct rvctr_map *x = rvctr_maps__find(m, p + 1,
+										    0x1000ULL * i + 7);
+					char w[16];
+					int inside = p == pid && i >= a && i < a + len;
+
+					snprintf(w, sizeof(w), "/f%d", want[p][i]);
+					if (x && (want[p][i] < 0 ||
+						  strcmp(rvctr_maps__dso_name(m, x->dso), w) ||
+						  file_off(x, 0x1000ULL * i + 7) != off[p][i] + 7))
+						bad_place++;
+					if (inside && r >= 0 && !x)
+						bad_kept++;
+					if (!inside && !r && strcmp(before[p][i], name_at(m, p + 1,
+							0x1000ULL * i + 7)))
+						bad_same++;
+				}
+			}
+			if (rand() % 50 == 0) {
+				p = rand() % 3;
+				rvctr_maps__comm(m, p + 1, 1);
+				memset(want[p], -1, sizeof(want[p]));
+			}
+		}
+		rvctr_maps__delete(m);
+	}
+	T_EQ(bad_place, 0, "random full tables: every address in its newest map or none");
+	T_EQ(bad_kept, 0, "... a map kept (0 or 1) is found whole");
+	T_EQ(bad_room, 0, "... a map over an older one is always kept");
+	T_EQ(bad_same, 0, "... 0: the other maps as they were");
+}
+
+/*
+ * report: a kernel module's map kept in a full table (RVCTR_MAPS_MAX
+ * maps) with a part of an older map dropped (1) is still a module: its
+ * symbols come from kallsyms.
+ */
+static void test_report_module_full(void)
+{
+	struct rvctr_report *r = rvctr_report__new(NULL);
+	struct rvctr_mmap mm = { .pid = -1, .tid = -1, .misc = PERF_RECORD_MISC_KERNEL };
+	struct perf_branch_entry br = { .from = 0xffffffff81001010ULL, .to = 0xffffffff81001800ULL };
+	struct rvctr_sample smp = { .pid = 5, .tid = 5, .ip = br.to, .nr_branches = 1,
+				    .branches = &br, .period = 1, .misc = PERF_RECORD_MISC_KERNEL };
+	char kallsyms[] = "/tmp/rvctr-kallsyms-XXXXXX", *text = NULL;
+	unsigned int i, bad = 0;
+	size_t size = 0;
+	FILE *f, *out;
+	int fd = mkstemp(kallsyms);
+
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f || !r) {
+		T_OK(0, "report: a temporary kallsyms");
+		return;
+	}
+	fprintf(f, "ffffffff80000000 T _text\nffffffff81001000 t modfunc\t[mymod]\n"
+		"ffffffff81001800 t modfunc2\t[mymod]\n");
+	fclose(f);
+	rvctr_report__set_lookup(r, NULL, kallsyms, NULL);
+	rvctr_report__set_arch(r, "riscv64");
+	strcpy(mm.filename, "[kernel.kallsyms]_text");
+	mm.start = mm.pgoff = 0xffffffff80000000ULL;
+	mm.len = 0x1000000;
+	bad += !!rvctr_report__mmap(r, &mm);
+	strcpy(mm.filename, "[other]");		/* the module map covers its top half */
+	mm.start = 0xffffffff81000000ULL;
+	mm.len = 0x2000;
+	mm.pgoff = 0;
+	bad += !!rvctr_report__mmap(r, &mm);
+	for (i = 0; i < RVCTR_MAPS_MAX - 2; i++) {
+		struct rvctr_mmap u = { .pid = 5, .tid = 5, .start = 0x10000 + 0x1000ULL * i,
+					.len = 0x1000, .filename = "/x" };
+
+		bad += !!rvctr_report__mmap(r, &u);
+	}
+	T_EQ(bad, 0, "report: a full table of maps");
+	strcpy(mm.filename, "[mymod]");
+	mm.start = 0xffffffff81001000ULL;
+	T_EQ(rvctr_report__mmap(r, &mm), 1, "... a module's map over part of an older one: kept, "
+	     "the older one's part dropped: 1");
+	rvctr_report__sample(r, &smp);
+	out = open_memstream(&text, &size);
+	if (out) {
+		rvctr_report__print(r, out, 5);
+		fclose(out);
+	}
+	T_OK(text && strstr(text, "modfunc+0x10") && strstr(text, "modfunc2"),
+	     "... and a module: its branches named from kallsyms");
+	free(text);
+	unlink(kallsyms);
+	rvctr_report__delete(r);
 }
 
 /* The instruction lengths of ctr_ntbr records: an address left in no map says why. */
@@ -455,6 +656,9 @@ int main(void)
 	test_lifetime();
 	test_full();
 	test_full_dsos();
+	test_dropped_dsos();
+	test_full_random();
+	test_report_module_full();
 	test_full_insn();
 	test_builds();
 	test_header_ids();

@@ -7,6 +7,7 @@
  * writing the output.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -267,8 +268,17 @@ static void test_swapped(void)
 	T_STREQ(get(tmp), "theirs", "... and the other file is left where it is");
 	unlink(tmp);
 	unlink(at("moved"));
-	unlink(at("w.data"));
 	free(tmp);
+
+	/* the temporary file removed meanwhile: said so */
+	rvctr_output__begin(&o, at("w.data"), RVCTR_OUTPUT_BACKUP, err, sizeof(err));
+	put(rvctr_output__path(&o), "ours");
+	unlink(rvctr_output__path(&o));
+	T_EQ(rvctr_output__commit(&o, err, sizeof(err)), -1, "the temporary file removed: "
+	     "the commit fails");
+	T_OK(strstr(err, "was removed") != NULL, "... saying it was removed");
+	T_STREQ(get(at("w.data")), "earlier", "... the name keeps its file");
+	unlink(at("w.data"));
 }
 
 /* A sample of one branch in an anonymous map of pid 7, for every format. */
@@ -353,6 +363,126 @@ static void test_written_through_fd(void)
 	T_EQ(hidden(0), 0, "no temporary file left");
 }
 
+/*
+ * A descriptor's link (/proc/self/fd/N; /dev/stdout and /dev/fd/N lead
+ * there), as -o /dev/stdout under a shell's ">> F": F is written through
+ * the descriptor, its earlier text, inode and mode kept, never renamed
+ * over nor backed up.  perf.data (written from offset 0, its header last)
+ * is refused at once into a descriptor open to append, or a pipe.
+ */
+static void test_descriptor_link(void)
+{
+	static const char *const formats[] = { "perfscript", "autofdo", "perf" };
+	unsigned int i, via;
+	char err[256], what[160], name[64];
+	struct stat before, st;
+
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		for (via = 0; via < 2; via++) {
+			int text = strcmp(formats[i], "perf") != 0, fd, ret;
+			struct rvctr_output o;
+			struct rvctr_sink_info info = { .arch = "riscv64", .out = &o };
+			struct rvctr_sink *s;
+			const char *got;
+
+			put(at("f.out"), "earlier\n");
+			chmod(at("f.out"), 0644);
+			fd = open(at("f.out"), O_WRONLY | O_APPEND);
+			fstat(fd, &before);
+			snprintf(name, sizeof(name), "/proc/self/fd/%d", fd);
+			if (via) {	/* a link on the way: LINK -> /dev/fd/N */
+				snprintf(name, sizeof(name), "/dev/fd/%d", fd);
+				symlink(name, at("fd.link"));
+				snprintf(name, sizeof(name), "%s", at("fd.link"));
+			}
+			err[0] = 0;
+			snprintf(what, sizeof(what), "%s to %s: begin", formats[i],
+				 via ? "a link to /dev/fd/N" : "/proc/self/fd/N");
+			T_EQ(rvctr_output__begin(&o, name, RVCTR_OUTPUT_BACKUP, err, sizeof(err)),
+			     0, what);
+			snprintf(what, sizeof(what), "%s: written in place, no temporary file",
+				 formats[i]);
+			T_STREQ(rvctr_output__path(&o), name, what);
+			info.path = rvctr_output__name(&o);
+			s = rvctr_sink__open(rvctr_sink__find(formats[i]), &info, err, sizeof(err));
+			if (s)
+				feed(s);
+			ret = s ? rvctr_sink__close(s, err, sizeof(err)) : -1;
+			if (!ret)
+				ret = rvctr_output__commit(&o, err, sizeof(err));
+			rvctr_output__abort(&o);
+			if (text) {
+				snprintf(what, sizeof(what), "%s: written", formats[i]);
+				T_EQ(ret, 0, what);
+				if (ret)
+					printf("# %s\n", err);
+			} else {
+				snprintf(what, sizeof(what), "perf.data into a descriptor open to "
+					 "append: refused, saying why");
+				T_OK(ret && strstr(err, "open for appending") &&
+				     strstr(err, name), what);
+			}
+			got = get(at("f.out"));
+			snprintf(what, sizeof(what), "%s: the earlier text kept%s", formats[i],
+				 text ? ", the output appended" : ", nothing written");
+			T_OK(got && !strncmp(got, "earlier\n", 8) &&
+			     (text ? strlen(got) > 8 : strlen(got) == 8), what);
+			snprintf(what, sizeof(what), "%s: the same file (inode), its mode, no "
+				 "NAME.old, no temporary file", formats[i]);
+			T_OK(!stat(at("f.out"), &st) && st.st_ino == before.st_ino &&
+			     (st.st_mode & 0777) == 0644 && !get(at("f.out.old")) &&
+			     hidden(0) == 0, what);
+			close(fd);
+			unlink(at("f.out"));
+			unlink(at("fd.link"));
+		}
+	}
+	/* perf.data into a descriptor at a file's start: written in place */
+	{
+		int fd = open(at("p.data"), O_WRONLY | O_CREAT | O_TRUNC, 0644), p[2];
+		struct rvctr_output o;
+		struct rvctr_sink_info info = { .arch = "riscv64", .out = &o };
+		struct rvctr_sink *s;
+		const char *got;
+
+		fchmod(fd, 0644);
+		fstat(fd, &before);
+		snprintf(name, sizeof(name), "/proc/self/fd/%d", fd);
+		rvctr_output__begin(&o, name, RVCTR_OUTPUT_BACKUP | RVCTR_OUTPUT_PRIVATE, err,
+				    sizeof(err));
+		info.path = rvctr_output__name(&o);
+		s = rvctr_sink__open(rvctr_sink__find("perf"), &info, err, sizeof(err));
+		if (s)
+			feed(s);
+		T_OK(s && !rvctr_sink__close(s, err, sizeof(err)) &&
+		     !rvctr_output__commit(&o, err, sizeof(err)),
+		     "perf.data into a descriptor of a file at its start: written");
+		rvctr_output__abort(&o);
+		got = get(at("p.data"));
+		T_OK(got && !strncmp(got, "PERFILE2", 8) && !stat(at("p.data"), &st) &&
+		     st.st_ino == before.st_ino && (st.st_mode & 0777) == 0644,
+		     "... in place: the same file, its mode");
+		close(fd);
+		unlink(at("p.data"));
+
+		/* a pipe: refused when opened, not after writing it all */
+		if (pipe(p) == 0) {
+			snprintf(name, sizeof(name), "/proc/self/fd/%d", p[1]);
+			rvctr_output__begin(&o, name, 0, err, sizeof(err));
+			info.path = rvctr_output__name(&o);
+			s = rvctr_sink__open(rvctr_sink__find("perf"), &info, err, sizeof(err));
+			T_OK(!s && strstr(err, name) && strstr(err, "not seekable") &&
+			     strstr(err, "-o -"), "perf.data into a pipe: refused at open, "
+			     "naming it and pipe mode");
+			if (s)
+				rvctr_sink__abort(s);
+			rvctr_output__abort(&o);
+			close(p[0]);
+			close(p[1]);
+		}
+	}
+}
+
 static void test_no_directory(void)
 {
 	struct rvctr_output o;
@@ -378,6 +508,7 @@ int main(void)
 	test_no_directory();
 	test_swapped();
 	test_written_through_fd();
+	test_descriptor_link();
 	hidden(1);
 	if (rmdir(dir))
 		printf("# cannot remove %s\n", dir);

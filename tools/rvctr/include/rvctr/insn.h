@@ -39,8 +39,9 @@ struct rvctr_insn;
 struct rvctr_insn *rvctr_insn__new(const struct rvctr_symfind *find);
 void rvctr_insn__delete(struct rvctr_insn *x);
 /*
- * The maps' records (rvctr_maps__event); 0, or -1 when the maps are full
- * (an address then in no map says so in its *@why below).
+ * The maps' records (rvctr_maps__event); 0, or -1 when a map, or a part
+ * of one it overlapped, was not kept: the maps are full (an address then
+ * in no map says so in its *@why below).
  */
 int rvctr_insn__event(struct rvctr_insn *x, const struct rvctr_event *ev);
 /* A build id of the recording's header (rvctr_maps__header_build_id). */

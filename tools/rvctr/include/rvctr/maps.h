@@ -22,12 +22,18 @@ void rvctr_maps__delete(struct rvctr_maps *m);
 void rvctr_maps__set_limit(struct rvctr_maps *m, unsigned int max);
 
 /*
- * 0, or -1 when full (RVCTR_MAPS_MAX maps, 4096 binaries) or out of
- * memory.  A full table still takes a map that replaces enough of those
- * it overlaps; one that does not fit is dropped, and the parts of older
- * maps it overlaps are removed all the same (those left of a map it splits
- * kept as room allows): its addresses are then in no map rather than in
- * one it replaced.  A map whose MMAP2 carries no build id takes the one
+ * A new map replaces the parts of older maps it overlaps; what is left of
+ * them (a part below it, one above) stays.  In a full table (RVCTR_MAPS_MAX
+ * maps, 4096 binaries) the overlapped maps go first, then the new map goes
+ * in, then the part below, then the one above, as room allows:
+ *   0   kept, and what is left of the maps it overlaps
+ *   1   kept, but a part of an older map it overlaps was dropped for want
+ *       of room: those addresses are in no map
+ *  -1   not kept (full, or out of memory): the parts of older maps it
+ *       overlaps are removed all the same, so its addresses are in no map
+ *       rather than in one it replaced; a map not kept makes no binary
+ *       and gives none its build id
+ * A map whose MMAP2 carries no build id takes the one
  * the recording's header gave its file name, if any
  * (rvctr_maps__header_build_id()): a binary is known by path and build id
  * either way.
@@ -55,12 +61,15 @@ const struct rvctr_build_id *rvctr_maps__find_header_build_id(const struct rvctr
  *         place its own late samples, but the next process to reuse the
  *         pid (its FORK, COMM or MMAP) starts without them
  *   comm  an exec (@exec) replaces the address space: the maps go
- * 0, or -1 when full or out of memory.
+ * 0, or -1 when full or out of memory (some of @ppid's maps not copied).
  */
 int rvctr_maps__fork(struct rvctr_maps *m, uint32_t pid, uint32_t ppid);
 void rvctr_maps__exit(struct rvctr_maps *m, uint32_t pid, uint32_t tid);
 void rvctr_maps__comm(struct rvctr_maps *m, uint32_t pid, int exec);
-/* MMAP, MMAP2, FORK, EXIT and COMM events to the calls above; others ignored. */
+/*
+ * MMAP, MMAP2, FORK, EXIT and COMM events to the calls above; others
+ * ignored.  Their results: 0, 1 (a map kept, a part of another dropped), -1.
+ */
 int rvctr_maps__event(struct rvctr_maps *m, const struct rvctr_event *ev);
 /*
  * Forget every process and the header's build ids (the start of another

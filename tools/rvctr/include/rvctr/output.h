@@ -13,8 +13,13 @@
  * is written in place, since renaming over it would replace the node with
  * a file.  A symbolic link is followed as open() follows it: the regular
  * file it names is the one replaced, next to which the temporary file is
- * made, and the link stays; a link to anything else (/dev/stdout, say) or
- * to nothing is written through in place.
+ * made, and the link stays; a link to anything else or to nothing is
+ * written through in place.  A name that leads through a descriptor's link
+ * (/proc/PID/fd/N, which /dev/stdout and /dev/fd/N lead to) names that
+ * descriptor's file, a shell's redirection say, not a path: it is written
+ * in place, through the descriptor when it is this process's (as "-" is:
+ * its offset and O_APPEND hold), else opened to append; never renamed over,
+ * truncated or backed up.
  *
  * A process that dies between begin and commit or abort (a signal it does
  * not catch) leaves the temporary file: rvctr record catches SIGINT,
@@ -36,16 +41,18 @@
 #define RVCTR_OUTPUT_PRIVATE	2
 
 struct rvctr_output {
+	const char *given;	/* the output as given */
 	const char *name;	/* the output: as given, or real */
 	char *real;		/* the regular file a symbolic link names */
 	char *tmp;		/* the temporary file; NULL: written in place */
-	int fd;			/* tmp's, open from its creation to commit or abort */
+	int fd;			/* tmp's, or a descriptor's file; open to commit or abort */
 	unsigned int flags;	/* RVCTR_OUTPUT_* */
 };
 
 /*
  * Start writing @name (kept, not copied): 0, or -1 with the reason in
- * @err when no temporary file can be made next to it.
+ * @err when no temporary file can be made next to it (or a descriptor's
+ * file cannot be opened).
  */
 int rvctr_output__begin(struct rvctr_output *o, const char *name, unsigned int flags,
 			char *err, size_t errlen);
@@ -57,11 +64,14 @@ int rvctr_output__begin(struct rvctr_output *o, const char *name, unsigned int f
  */
 const char *rvctr_output__path(const struct rvctr_output *o);
 /*
- * The descriptor of the temporary file, open from begin to commit or
+ * The descriptor of the temporary file, or of a descriptor's file written
+ * in place (/dev/stdout, /proc/self/fd/N), open from begin to commit or
  * abort (the output's: write through a duplicate), or -1 when the output
- * is written in place: open rvctr_output__path() then.
+ * is written in place by name: open rvctr_output__path() then.
  */
 int rvctr_output__fd(const struct rvctr_output *o);
+/* The output's name as given to begin, for messages (not the temporary file's). */
+const char *rvctr_output__name(const struct rvctr_output *o);
 /*
  * The file is written and closed: put it under its name.  0, or -1 with
  * the reason in @err and the temporary file removed; also when the

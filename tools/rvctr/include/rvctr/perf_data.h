@@ -161,7 +161,8 @@ struct rvctr_writer;
  * standard output in perf's pipe mode (attributes, features and build
  * ids as header events).  Otherwise the file header is valid from the
  * start with data.size 0, so perf reads a file whose writer was killed
- * to its end.  Sample
+ * to its end; the file must be seekable, at offset 0 and not open to
+ * append (a pipe, say, is refused here, naming "-" for pipe mode).  Sample
  * types the writer can encode: IDENTIFIER, IP, TID, TIME, ADDR, ID, CPU,
  * PERIOD, CALLCHAIN (empty, unless written by rvctr_writer__raw),
  * BRANCH_STACK, WEIGHT.  Attribute i gets sample id i + 1.
@@ -173,7 +174,8 @@ struct rvctr_writer *rvctr_writer__open(const char *path,
 /*
  * The same in file mode through a duplicate of @fd (the caller's stays
  * open): a file already created, written without opening it again by its
- * name.  @name is the file's in messages.
+ * name.  @name is the output's in messages (the name the user gave, not
+ * a temporary file's).
  */
 struct rvctr_writer *rvctr_writer__fdopen(int fd, const char *name,
 					  const struct perf_event_attr *attrs,

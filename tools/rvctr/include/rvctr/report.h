@@ -19,6 +19,10 @@ void rvctr_report__delete(struct rvctr_report *r);
  * The strings must outlive @r. */
 void rvctr_report__set_lookup(struct rvctr_report *r, const char *buildid_dir,
 			      const char *kallsyms, const char *vmlinux);
+/*
+ * A map (rvctr_maps__add()): 0, kept; 1, kept but a part of an older map
+ * dropped (a full table); -1, not kept (full, or out of memory).
+ */
 int rvctr_report__mmap(struct rvctr_report *r, const struct rvctr_mmap *m);
 /* FORK, EXIT, COMM: which process has which maps (rvctr/maps.h). */
 int rvctr_report__task(struct rvctr_report *r, const struct rvctr_event *ev);

@@ -27,9 +27,10 @@ struct rvctr_output;
 struct rvctr_sink_info {
 	const char *path;			/* output; "-" is standard output */
 	/*
-	 * The rvctr_output of a temporary @path, or NULL: written through
-	 * its descriptor (rvctr_output__fd()), @path opened only when it has
-	 * none (an output written in place).
+	 * The rvctr_output of @path (as given: messages name it), or NULL:
+	 * written through its descriptor (rvctr_output__fd(): a temporary
+	 * file, or a descriptor's file), @path opened only when it has none
+	 * (an output written in place).
 	 */
 	const struct rvctr_output *out;
 	const struct perf_event_attr *attr;	/* the input's first, or NULL (snapshots) */
