@@ -167,6 +167,12 @@ int rvctr_output__begin(struct rvctr_output *o, const char *name, unsigned int f
 			snprintf(err, errlen, "%s: %s", name, strerror(errno));
 			return -1;
 		}
+		if ((fcntl(o->fd, F_GETFL) & O_ACCMODE) == O_RDONLY) {
+			snprintf(err, errlen, "%s: the descriptor is not open for writing", name);
+			close(o->fd);
+			o->fd = -1;
+			return -1;
+		}
 		return 0;
 	}
 	if (!lstat(name, &st) && S_ISLNK(st.st_mode)) {

@@ -695,11 +695,15 @@ int rvctr_writer__close(struct rvctr_writer *w, char *err, size_t errlen)
 	} else {
 		file_header(w, &h);
 		put_features(w, &h);
-		if (!w->failed && fseeko(w->f, 0, SEEK_SET))
-			wfail(w, "output is not seekable: %s", strerror(errno));
-		put(w, &h, sizeof(h));
 	}
 	if (!w->failed && fflush(w->f))
+		wfail(w, "write error: %s", strerror(errno));
+	/*
+	 * The final header, with pwrite(): the file offset stays at the end,
+	 * for a descriptor shared with the shell (-o /dev/stdout) too.
+	 */
+	if (!w->pipe && !w->failed &&
+	    pwrite(fileno(w->f), &h, sizeof(h), 0) != (ssize_t)sizeof(h))
 		wfail(w, "write error: %s", strerror(errno));
 	if (w->failed) {
 		snprintf(err, errlen, "%s", w->err);

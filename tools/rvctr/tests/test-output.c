@@ -462,8 +462,23 @@ static void test_descriptor_link(void)
 		T_OK(got && !strncmp(got, "PERFILE2", 8) && !stat(at("p.data"), &st) &&
 		     st.st_ino == before.st_ino && (st.st_mode & 0777) == 0644,
 		     "... in place: the same file, its mode");
+		/* the shell's next write to the descriptor must not land in the data */
+		T_EQ(lseek(fd, 0, SEEK_CUR), stat(at("p.data"), &st) ? -1 : st.st_size,
+		     "... the shared offset left at the file's end, not after the header");
 		close(fd);
 		unlink(at("p.data"));
+
+		/* a descriptor open only for reading: refused when begun */
+		fd = open(at("ro"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+		close(fd);
+		fd = open(at("ro"), O_RDONLY);
+		snprintf(name, sizeof(name), "/proc/self/fd/%d", fd);
+		err[0] = 0;
+		T_OK(rvctr_output__begin(&o, name, 0, err, sizeof(err)) &&
+		     strstr(err, "not open for writing"),
+		     "a descriptor open for reading only: refused, saying so");
+		close(fd);
+		unlink(at("ro"));
 
 		/* a pipe: refused when opened, not after writing it all */
 		if (pipe(p) == 0) {
