@@ -17,9 +17,10 @@ int topdown_run(char **argv, struct rvctr_topdown *td, unsigned int level);
 
 /*
  * Fork COMMAND held before exec until a byte is written to *go (so events
- * opened on its pid count from exec on).  Returns its pid, or -1.
+ * opened on its pid count from exec on); @stdout_to_stderr: its standard
+ * output is standard error.  Returns its pid, or -1.
  */
-pid_t workload_start(char **argv, int *go);
+pid_t workload_start(char **argv, int *go, int stdout_to_stderr);
 
 /*
  * Progress on stderr: only when it is a terminal or --progress asked; in

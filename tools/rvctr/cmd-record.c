@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -494,6 +495,22 @@ static int wait_and_drain(struct recorder *r, pid_t pid, const struct target *t,
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/*
+ * Is @output this process's standard output (-, /dev/stdout, a
+ * /proc/self/fd/1 path, the file fd 1 is open on)?  Then the workload's
+ * own output would land in the recording: it gets standard error instead,
+ * as perf record gives a workload when it writes a pipe.
+ */
+static int output_is_stdout(const char *output)
+{
+	struct stat named, out;
+
+	if (!strcmp(output, "-"))
+		return 1;
+	return !stat(output, &named) && !fstat(STDOUT_FILENO, &out) &&
+	       named.st_dev == out.st_dev && named.st_ino == out.st_ino;
+}
+
 static int record(char **argv, const char *output, struct perf_event_attr *a,
 		  const char *name, int pages, const struct target *t, int force)
 {
@@ -501,13 +518,13 @@ static int record(char **argv, const char *output, struct perf_event_attr *a,
 	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
 	struct utsname uts;
 	int go = -1, status = -1, ret = 1, fd;
-	struct rvctr_output out = { 0 };
+	struct rvctr_output out = { .fd = -1 };	/* nothing to close before begin */
 	char err[512];
 	pid_t pid = 0;
 
 	libperf_init(libperf_print);
 	if (argv[0]) {
-		pid = workload_start(argv, &go);
+		pid = workload_start(argv, &go, output_is_stdout(output));
 		if (pid < 0)
 			return error("fork: %m");
 	}

@@ -134,7 +134,7 @@ int topdown_run(char **argv, struct rvctr_topdown *td, unsigned int level)
 
 	if (!threads)
 		return error("out of memory");
-	pid = workload_start(argv, &go);
+	pid = workload_start(argv, &go, 0);
 	if (pid < 0)
 		return error("fork: %m");
 	perf_thread_map__set_pid(threads, 0, pid);

@@ -6,7 +6,7 @@
 
 #include "builtin.h"
 
-pid_t workload_start(char **argv, int *go)
+pid_t workload_start(char **argv, int *go, int stdout_to_stderr)
 {
 	int fds[2];
 	pid_t pid;
@@ -23,6 +23,9 @@ pid_t workload_start(char **argv, int *go)
 	if (!pid) {
 		close(fds[1]);
 		if (read(fds[0], &c, 1) != 1)
+			_exit(127);
+		/* the recording goes to standard output: the workload's may not */
+		if (stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
 			_exit(127);
 		execvp(argv[0], argv);
 		fprintf(stderr, "rvctr: cannot run %s: %s\n", argv[0], strerror(errno));

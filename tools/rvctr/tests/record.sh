@@ -32,6 +32,16 @@ else
 	ok "record task-clock samples ($(grep -o '[0-9]* samples' "$T_LOG"))"
 fi
 check "our reader reads the recording" $R convert -f perfscript -o "$T_DIR/r.txt" "$T_DIR/r.data"
+# -o /dev/stdout: the recording is the shell's file; the workload's own
+# output goes to standard error, not into the recording
+{ $R record -e task-clock -c 100000 -o /dev/stdout -- sh -c "echo workload-says-hi; $work" \
+	>"$T_DIR/so.data" 2>"$T_LOG"; echo "rc=$?" >>"$T_LOG"; }
+grep -q '^rc=0' "$T_LOG" && grep -q workload-says-hi "$T_LOG" &&
+	! grep -q workload-says-hi "$T_DIR/so.data" &&
+	$R convert -f perfscript -o /dev/null "$T_DIR/so.data" 2>>"$T_LOG" &&
+	ok "record -o /dev/stdout: a readable recording, the workload's output on stderr" ||
+	{ not_ok "record -o /dev/stdout: a readable recording, the workload's output on stderr"
+	  sed 's/^/# /' "$T_LOG" | head -5; }
 if command -v perf >/dev/null; then
 	check "perf script reads the recording" perf script -i "$T_DIR/r.data"
 	cp "$T_LOG" "$T_DIR/script.txt"
