@@ -67,7 +67,11 @@ static int via_fd_link(const char *name, int *own_fd)
 	*own_fd = -1;
 	if (!rest || !prefix)
 		goto out;
-	strcpy(prefix, name[0] == '/' ? "/" : "");
+	/* from the working directory's physical path: ".." and /proc/self alike */
+	if (name[0] == '/')
+		strcpy(prefix, "/");
+	else if (!getcwd(prefix, PATH_MAX + 1))
+		goto out;
 	at = rest;
 	while (at && *at) {
 		size_t plen = strlen(prefix);
@@ -107,16 +111,25 @@ static int via_fd_link(const char *name, int *own_fd)
 			strcpy(prefix, cand);
 			continue;
 		}
-		if (!statfs(plen ? prefix : ".", &sf) && sf.f_type == PROC_SUPER_MAGIC &&
+		if (!statfs(prefix, &sf) && sf.f_type == PROC_SUPER_MAGIC &&
 		    plen >= 3 && !strcmp(prefix + plen - 3, "/fd")) {
-			char mine[32], *end;
+			struct stat dir, self;
+			char *end;
 			long fd = strtol(comp, &end, 10);
 
-			/* /proc/PID/fd or /proc/PID/task/TID/fd: is PID this process? */
-			snprintf(mine, sizeof(mine), "/proc/%d/", (int)getpid());
+			/*
+			 * The file of a descriptor; one further on (/dev/fd/3/x
+			 * with 3 a directory) is a path, as for the kernel.
+			 */
+			if (at && *at)
+				break;
+			/* this process's fd directory, whatever its name or pid namespace */
 			ret = 1;
-			if (!*end && fd >= 0 && fd <= 0x7fffffff &&
-			    !strncmp(prefix, mine, strlen(mine)))
+			if (!*end && fd >= 0 && fd <= 0x7fffffff && !stat(prefix, &dir) &&
+			    ((!stat("/proc/self/fd", &self) && dir.st_dev == self.st_dev &&
+			      dir.st_ino == self.st_ino) ||
+			     (!stat("/proc/thread-self/fd", &self) && dir.st_dev == self.st_dev &&
+			      dir.st_ino == self.st_ino)))
 				*own_fd = fd;
 			break;
 		}

@@ -364,6 +364,61 @@ static void test_written_through_fd(void)
 }
 
 /*
+ * The same, named relative to the working directory (in /proc/self/fd,
+ * "N"; in /, "proc/self/fd/N"), and through a pid's directory rather than
+ * self's: still this process's descriptor, written in place through it.
+ */
+static void test_descriptor_relative(void)
+{
+	static const char *const dirs[] = { "/proc/self/fd", "/", "/" };
+	unsigned int i;
+	char err[256], what[160], name[64];
+	struct stat before, st;
+	int cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		struct rvctr_output o;
+		struct rvctr_sink_info info = { .arch = "riscv64", .out = &o };
+		struct rvctr_sink *s;
+		const char *got;
+		int fd, ret = -1;
+
+		put(at("f.out"), "earlier\n");
+		fd = open(at("f.out"), O_WRONLY | O_APPEND);
+		fstat(fd, &before);
+		if (i == 0)
+			snprintf(name, sizeof(name), "%d", fd);
+		else if (i == 1)
+			snprintf(name, sizeof(name), "proc/self/fd/%d", fd);
+		else
+			snprintf(name, sizeof(name), "/proc/%d/fd/%d", (int)getpid(), fd);
+		if (chdir(dirs[i]) == 0 &&
+		    !rvctr_output__begin(&o, name, RVCTR_OUTPUT_BACKUP, err, sizeof(err))) {
+			info.path = rvctr_output__name(&o);
+			s = rvctr_sink__open(rvctr_sink__find("perfscript"), &info, err,
+					     sizeof(err));
+			if (s)
+				feed(s);
+			ret = s ? rvctr_sink__close(s, err, sizeof(err)) : -1;
+			if (!ret)
+				ret = rvctr_output__commit(&o, err, sizeof(err));
+			rvctr_output__abort(&o);
+		}
+		if (fchdir(cwd))
+			break;
+		got = get(at("f.out"));
+		snprintf(what, sizeof(what), "'%s' in %s: appended through the descriptor", name,
+			 dirs[i]);
+		T_OK(!ret && got && !strncmp(got, "earlier\n", 8) && strlen(got) > 8 &&
+		     !stat(at("f.out"), &st) && st.st_ino == before.st_ino && hidden(0) == 0,
+		     what);
+		close(fd);
+		unlink(at("f.out"));
+	}
+	close(cwd);
+}
+
+/*
  * A descriptor's link (/proc/self/fd/N; /dev/stdout and /dev/fd/N lead
  * there), as -o /dev/stdout under a shell's ">> F": F is written through
  * the descriptor, its earlier text, inode and mode kept, never renamed
@@ -524,6 +579,7 @@ int main(void)
 	test_swapped();
 	test_written_through_fd();
 	test_descriptor_link();
+	test_descriptor_relative();
 	hidden(1);
 	if (rmdir(dir))
 		printf("# cannot remove %s\n", dir);
