@@ -587,6 +587,8 @@ uint64_t source__drop_not_taken(struct source *s, struct rvctr_sample *smp,
 				      &s->ambiguous);
 	if (n == smp->nr_branches)
 		return 0;
+	smp->recorded = smp->branches;
+	smp->nr_recorded = smp->nr_branches;
 	n = smp->nr_branches - n;
 	smp->nr_branches -= n;
 	smp->branches = out;

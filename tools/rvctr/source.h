@@ -58,7 +58,8 @@ struct source_scope {
 
 /*
  * Take @smp's not-taken records (rvctr/brstack.h) out: its branches are
- * then the taken ones, copied to @out (RVCTR_MAX_BRANCHES entries).
+ * then the taken ones, copied to @out (RVCTR_MAX_BRANCHES entries), and
+ * its recorded ones the stack as it was, when any was taken out.
  * Returns how many were taken out.  Snapshots: exactly the TYPE 4
  * entries.  perf.data: only if @smp's own event was recorded with
  * ctr_ntbr, the records rvctr_brstack__not_taken() says are; a COND to 4

@@ -192,6 +192,62 @@ rc=$?
 	! [ -e "$T_DIR/x.ps" ] &&
 	ok "perfscript: every undecided record of a kept sample refuses, counted" ||
 	{ not_ok "perfscript of busy: status $rc"; sed 's/^/# /' "$T_LOG"; }
+# a stack through many binaries: b's records, the oldest, go to b's
+# profile however many binaries the newer ones reached (CTR keeps up to
+# 256 records).  Newest first: jumps into lib1..lib7, a record COND or
+# not to 4 bytes on in lib8 (whose binary is missing), a jump from b into
+# lib7, then two of b's; with ctr_ntbr, that record between records into
+# lib7 and out of lib8 cannot change b's profile, so it does not count.
+r=0x$(addr "$T_DIR/b" r)
+lib() { printf '%#x' $((0x3f00000000 + $1 * 0x100000 + ${2:-0})); }
+wide() { # TYPE: of the record in lib8
+	grep -v '^sample' "$T_DIR/clean.txt"
+	for k in 1 2 3 4 5 6 7 8; do echo "mmap 4242 $(lib $k) 0x1000 0 /nonexistent/lib$k.so"; done
+	printf 'sample 4242 %s' "$(lib 1 0x10)"
+	for k in 1 2 3 4 5 6 7; do printf ' %x/%x/2/0/1' $(($(lib $((k + 1)) 0x20))) $(($(lib $k 0x10))); done
+	printf ' %x/%x/%d/0/1' $(($(lib 8 0x40))) $(($(lib 8 0x44))) "$1"
+	printf ' %x/%x/2/0/1 %x/%x/2/0/1 %x/%x/2/0/1\n' $r $(($(lib 7 0x10))) $c16 $r $r $b32
+}
+b_branch=$(printf '%x->%x:1' $((c16 - load)) $((r - load)))
+b_range=$(printf '%x-%x:1' $((b32 - load)) $((c16 - load)))
+wide 2 | sed 's/^event 1$/event 0/' | "$SYNTH" "$T_DIR/wide.data"
+wide 1 | "$SYNTH" -n "$T_DIR/wide-nt.data"
+for data in wide wide-nt; do
+	if $R convert -f autofdo -b b -o "$T_DIR/x.afdo" "$T_DIR/$data.data" 2>"$T_LOG"; then
+		grep -q "^ *$b_branch\$" "$T_DIR/x.afdo" && grep -q "^ *$b_range\$" "$T_DIR/x.afdo" &&
+			! grep -q 'not-taken\|lib8' "$T_LOG" &&
+			ok "autofdo -b b of $data: b, the 9th binary of a stack, gets its ranges" ||
+			{ not_ok "autofdo -b b of $data: b's ranges"; sed 's/^/# /' "$T_DIR/x.afdo" "$T_LOG"; }
+	else
+		not_ok "autofdo -b b of $data: refused"
+		sed 's/^/# /' "$T_LOG"
+	fi
+done
+# the busiest binary, by records as recorded: b has 2 taken; libgone 2
+# taken and one undecided, which must count whatever it is
+for t in 2 1; do
+	{
+		echo "comm 4242 b"
+		echo "mmap 4242 0x10000 0x1000 0 $T_DIR/b"
+		echo "mmap 4242 $gone 0x1000 0 /nonexistent/libgone.so"
+		echo "event 1"
+		printf 'sample 4242 %s %x/%x/2/0/1 %x/%x/2/0/1\n' $r $r $b32 $c16 $r
+		printf 'sample 4242 %#x %x/%x/2/0/1 %x/%x/%d/0/1 %x/%x/2/0/1\n' $((gone + 0x10)) \
+			$((gone + 0x40)) $((gone + 0x10)) $((gone + 0x20)) $((gone + 0x24)) $t \
+			$((gone + 0x30)) $((gone + 0x8))
+	} | "$SYNTH" -n "$T_DIR/tie-$t.data"
+done
+$R convert -f autofdo -o "$T_DIR/x.afdo" "$T_DIR/tie-2.data" 2>"$T_LOG" &&
+	grep -q 'autofdo profile of /nonexistent/libgone.so' "$T_LOG" &&
+	ok "autofdo (busiest): libgone's 3 records outnumber b's 2" ||
+	{ not_ok "autofdo (busiest) of tie-2"; sed 's/^/# /' "$T_LOG"; }
+rm -f "$T_DIR/x.afdo"
+$R convert -f autofdo -o "$T_DIR/x.afdo" "$T_DIR/tie-1.data" 2>"$T_LOG"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'no autofdo output: .* 1 records\? .*libgone.so: not found' "$T_LOG" &&
+	! [ -e "$T_DIR/x.afdo" ] &&
+	ok "autofdo (busiest): an undecided record counts in choosing libgone, and refuses" ||
+	{ not_ok "autofdo (busiest) of tie-1: status $rc"; sed 's/^/# /' "$T_LOG"; }
 # one between two of b's records: kept, it splits their range in b;
 # dropped, it joins them: it changes b's profile wherever it is
 {
