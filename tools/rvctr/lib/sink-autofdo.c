@@ -136,10 +136,17 @@ static int afdo_input(struct rvctr_sink *s)
 	return 0;
 }
 
+/*
+ * Is binary @dso the one -b names (@want)?  By path, or by name; and
+ * "[kernel.kallsyms]" is the kernel, whose map perf names after the
+ * symbol it starts at ("[kernel.kallsyms]_text").
+ */
 static int name_matches(const char *dso, const char *want)
 {
 	const char *base = strrchr(dso, '/');
 
+	if (!strcmp(want, "[kernel.kallsyms]") && rvctr_symtab__is_kernel_name(dso))
+		return 1;
 	return !strcmp(dso, want) || (base && !strcmp(base + 1, want)) ||
 	       (strrchr(want, '/') && !strcmp(base ? base + 1 : dso, strrchr(want, '/') + 1));
 }

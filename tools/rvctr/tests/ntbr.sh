@@ -302,7 +302,13 @@ kernel_refused() { # ARGS...
 		{ not_ok "$*: undecided kernel record"; sed 's/^/# /' "$T_LOG"; }
 }
 kernel_refused -f autofdo -b '[kernel.kallsyms]_text'
+kernel_refused -f autofdo -b '[kernel.kallsyms]'
 kernel_refused -f perfscript
+# -b [kernel.kallsyms]: the kernel, whatever perf named its map
+$R convert --force -f autofdo -b '[kernel.kallsyms]' -o "$T_DIR/x.afdo" "$T_DIR/kb.data" 2>"$T_LOG" &&
+	grep -qF 'autofdo profile of [kernel.kallsyms]_text' "$T_LOG" && ! grep -q 'name only' "$T_LOG" &&
+	ok "autofdo -b [kernel.kallsyms]: the kernel's map, [kernel.kallsyms]_text" ||
+	{ not_ok "autofdo -b [kernel.kallsyms]"; sed 's/^/# /' "$T_LOG"; }
 
 # --symfs: the binary found under it by its recorded path (not moved)
 mkdir -p "$T_DIR/sym/opt"
