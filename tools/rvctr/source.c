@@ -614,8 +614,9 @@ void source__warn_ambiguous(const struct source *s, const char *path)
 {
 	if (!s->ambiguous)
 		return;
-	fprintf(stderr, "rvctr: warning: %s: %llu records of ctr_ntbr events were COND to "
+	fprintf(stderr, "rvctr: warning: %s: %llu record%s of ctr_ntbr events %s COND to "
 		"4 bytes on and taken as not taken, undecided by their instruction (%s); a taken "
 		"compressed branch over one 16-bit instruction looks the same, so some may "
-		"have been taken\n", path, (unsigned long long)s->ambiguous, s->ambiguous_why);
+		"have been taken\n", path, (unsigned long long)s->ambiguous,
+		s->ambiguous == 1 ? "" : "s", s->ambiguous == 1 ? "was" : "were", s->ambiguous_why);
 }

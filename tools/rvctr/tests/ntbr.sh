@@ -91,7 +91,7 @@ $R report "$T_DIR/gone.data" >"$T_DIR/r" 2>"$T_LOG"
 grep -q '^# 2 branches in 2 samples' "$T_DIR/r" && grep -q '^# 2 not-taken branch records' "$T_DIR/r" &&
 	ok "report: the record in a missing binary is taken as not taken" ||
 	{ not_ok "report: missing binary"; head -8 "$T_DIR/r" | sed 's/^/# /'; }
-grep -q 'warning: .*gone.data: 1 records .*4 bytes on.*libgone.so: not found.*compressed' "$T_LOG" &&
+grep -q 'warning: .*gone.data: 1 record .*4 bytes on.*libgone.so: not found.*compressed' "$T_LOG" &&
 	ok "report: warns of the one left a guess, naming its binary" ||
 	{ not_ok "report: warning of the undecided record"; sed 's/^/# /' "$T_LOG"; }
 
@@ -127,12 +127,12 @@ fi
 # (autofdo: where it is in the binary profiled, below)
 $R convert -f perfscript -o "$T_DIR/g.out" "$T_DIR/gone.data" 2>"$T_LOG"
 rc=$?
-[ $rc -eq 1 ] && grep -q 'not-taken.* 1 records .*libgone.so: not found' "$T_LOG" &&
+[ $rc -eq 1 ] && grep -q 'not-taken.* 1 record .*libgone.so: not found' "$T_LOG" &&
 	grep -q -- --force "$T_LOG" && ! [ -e "$T_DIR/g.out" ] &&
 	ok "perfscript: an undecided record refuses, naming the binary" ||
 	{ not_ok "perfscript: undecided record: status $rc"; sed 's/^/# /' "$T_LOG"; }
 $R convert --force -f perfscript -o "$T_DIR/g.ps" "$T_DIR/gone.data" 2>"$T_LOG" &&
-	grep -q 'warning: .*1 records .*libgone.so' "$T_LOG" &&
+	grep -q 'warning: .*1 record .*libgone.so' "$T_LOG" &&
 	! grep -q "$(printf '%#x/' $((gone + 4)))" "$T_DIR/g.ps" &&
 	ok "perfscript --force: the undecided record dropped, with a warning" ||
 	{ not_ok "perfscript --force: undecided record"; sed 's/^/# /' "$T_LOG"; }
@@ -167,7 +167,7 @@ for args in "-b b gone" "-b $T_DIR/b gone" "gone" "-b b busy"; do
 	fi
 done
 $R convert -f autofdo -b libgone.so -o "$T_DIR/x.afdo" "$T_DIR/gone.data" 2>"$T_LOG"
-[ $? -eq 1 ] && grep -q 'gone.data: no autofdo output: .* 1 records .*libgone.so: not found' "$T_LOG" &&
+[ $? -eq 1 ] && grep -q 'gone.data: no autofdo output: .* 1 record .*libgone.so: not found' "$T_LOG" &&
 	ok "autofdo -b libgone.so, whose one record is undecided: refused for it" ||
 	{ not_ok "autofdo -b libgone.so of gone"; sed 's/^/# /' "$T_LOG"; }
 for opts in "" "-b libgone.so" "-b /nonexistent/libgone.so"; do
@@ -244,10 +244,29 @@ $R convert -f autofdo -o "$T_DIR/x.afdo" "$T_DIR/tie-2.data" 2>"$T_LOG" &&
 rm -f "$T_DIR/x.afdo"
 $R convert -f autofdo -o "$T_DIR/x.afdo" "$T_DIR/tie-1.data" 2>"$T_LOG"
 rc=$?
-[ $rc -eq 1 ] && grep -q 'no autofdo output: .* 1 records\? .*libgone.so: not found' "$T_LOG" &&
+[ $rc -eq 1 ] && grep -q 'no autofdo output: .* 1 record .*libgone.so: not found' "$T_LOG" &&
 	! [ -e "$T_DIR/x.afdo" ] &&
 	ok "autofdo (busiest): an undecided record counts in choosing libgone, and refuses" ||
 	{ not_ok "autofdo (busiest) of tie-1: status $rc"; sed 's/^/# /' "$T_LOG"; }
+# several inputs: the undecided records of each counted, the first named
+$R convert -f perfscript -o "$T_DIR/x.ps" "$T_DIR/gone.data" "$T_DIR/busy.data" 2>"$T_LOG"
+[ $? -eq 1 ] && grep -q 'rvctr: no perfscript output: .* 4 records COND to 4 bytes on (in 2 inputs, the first in [^ ]*/gone.data) .*libgone.so: not found' "$T_LOG" &&
+	ok "perfscript of two inputs: their 4 undecided records refuse, the first's input named" ||
+	{ not_ok "perfscript of two inputs"; sed 's/^/# /' "$T_LOG"; }
+$R convert --force -f autofdo -b libgone.so -o "$T_DIR/x.afdo" "$T_DIR/gone.data" "$T_DIR/busy.data" 2>"$T_LOG" &&
+	grep -q 'warning: 4 records of ctr_ntbr events in the profile of /nonexistent/libgone.so (in 2 inputs, the first in [^ ]*/gone.data) were COND' "$T_LOG" &&
+	ok "autofdo --force of two inputs: one warning of their 4 undecided records" ||
+	{ not_ok "autofdo --force of two inputs"; sed 's/^/# /' "$T_LOG"; }
+# outputs that show every record: a warning for each input
+for opts in "-f spe" "--force -f perfscript"; do
+	# shellcheck disable=SC2086
+	$R convert $opts -o "$T_DIR/x.out" "$T_DIR/gone.data" "$T_DIR/busy.data" 2>"$T_LOG" &&
+		grep -q 'warning: [^ ]*/gone.data: 1 record of ctr_ntbr events was COND' "$T_LOG" &&
+		grep -q 'warning: [^ ]*/busy.data: 3 records of ctr_ntbr events were COND' "$T_LOG" &&
+		[ "$(grep -c 'ctr_ntbr events' "$T_LOG")" = 2 ] &&
+		ok "convert $opts of two inputs: a warning for each" ||
+		{ not_ok "convert $opts of two inputs: warnings"; sed 's/^/# /' "$T_LOG"; }
+done
 # one between two of b's records: kept, it splits their range in b;
 # dropped, it joins them: it changes b's profile wherever it is
 {
@@ -256,7 +275,7 @@ rc=$?
 		$((0x$(addr "$T_DIR/b" r))) $b32 $gone $((gone + 4)) $c16 $((0x$(addr "$T_DIR/b" r)))
 } | "$SYNTH" -n "$T_DIR/between.data"
 $R convert -f autofdo -b b -o "$T_DIR/x.afdo" "$T_DIR/between.data" 2>"$T_LOG"
-[ $? -eq 1 ] && grep -q ' 1 records .*libgone.so: not found' "$T_LOG" &&
+[ $? -eq 1 ] && grep -q ' 1 record .*libgone.so: not found' "$T_LOG" &&
 	ok "autofdo -b b: an undecided record in libgone between two of b's refuses" ||
 	{ not_ok "autofdo -b b: undecided record between two of b's"; sed 's/^/# /' "$T_LOG"; }
 # filters: the undecided records in another process, whose ip is in libgone
@@ -297,7 +316,7 @@ $R convert -f autofdo -b b -o "$T_DIR/x.afdo" "$T_DIR/kb.data" 2>"$T_LOG" &&
 	{ not_ok "autofdo -b b with an undecided kernel record"; sed 's/^/# /' "$T_LOG"; }
 kernel_refused() { # ARGS...
 	$R convert "$@" -o "$T_DIR/x.out" "$T_DIR/kb.data" 2>"$T_LOG"
-	[ $? -eq 1 ] && grep -q ' 1 records .*no vmlinux' "$T_LOG" &&
+	[ $? -eq 1 ] && grep -q ' 1 record .*no vmlinux' "$T_LOG" &&
 		ok "$*: an undecided record in the kernel refuses" ||
 		{ not_ok "$*: undecided kernel record"; sed 's/^/# /' "$T_LOG"; }
 }
@@ -343,7 +362,7 @@ for what in add32 cnop c6; do
 		ok "perfscript: a record at $what (no branch to +4 there) refused, saying so" ||
 		{ not_ok "perfscript: a record at $what: status $rc"; sed 's/^/# /' "$T_LOG"; }
 	$R report "$T_DIR/$what.data" >"$T_DIR/r" 2>"$T_LOG"
-	grep -q "warning: .*$what.data: 1 records .*4 bytes on" "$T_LOG" && grep -qF "$why" "$T_LOG" &&
+	grep -q "warning: .*$what.data: 1 record .*4 bytes on" "$T_LOG" && grep -qF "$why" "$T_LOG" &&
 		ok "report: the record at $what a guess, with a warning saying what is there" ||
 		{ not_ok "report: a record at $what"; head -4 "$T_DIR/r" "$T_LOG" | sed 's/^/# /'; }
 done
