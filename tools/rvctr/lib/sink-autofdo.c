@@ -305,8 +305,8 @@ static int afdo_sample(struct rvctr_sink *s, const struct rvctr_sample *smp)
 	struct afdo_sink *a = (struct afdo_sink *)s;
 	const struct perf_branch_entry *rec = smp->recorded ? smp->recorded : smp->branches;
 	uint64_t nr_rec = smp->recorded ? smp->nr_recorded : smp->nr_branches;
-	uint64_t i, n = smp->nr_branches < RVCTR_MAX_BRANCHES ? smp->nr_branches :
-							      RVCTR_MAX_BRANCHES;
+	uint64_t i, k, n = smp->nr_branches < RVCTR_MAX_BRANCHES ? smp->nr_branches :
+								 RVCTR_MAX_BRANCHES;
 	uint64_t n_rec = nr_rec < RVCTR_MAX_BRANCHES ? nr_rec : RVCTR_MAX_BRANCHES;
 	unsigned int nr_seen = 0, j, ip_dso = 0, dso;
 	uint64_t ip_off = 0, off;
@@ -333,9 +333,17 @@ static int afdo_sample(struct rvctr_sink *s, const struct rvctr_sample *smp)
 		if (all && a->to_in[i])
 			nr_seen = add_seen(a, nr_seen, a->to_dso[i]);
 	}
-	for (i = 0; !all && i < n_rec; i++)
-		if (!place(a, smp->pid, rec[i].to, &dso, &off))
+	/* records taken out: the kept ones, in order among them, are placed */
+	for (i = 0, k = 0; !all && i < n_rec; i++) {
+		if (k < n && rec[i].to == smp->branches[k].to &&
+		    rec[i].from == smp->branches[k].from) {
+			if (a->to_in[k])
+				nr_seen = add_seen(a, nr_seen, a->to_dso[k]);
+			k++;
+		} else if (!place(a, smp->pid, rec[i].to, &dso, &off)) {
 			nr_seen = add_seen(a, nr_seen, dso);
+		}
+	}
 	for (j = 0; j < nr_seen; j++) {
 		dso = a->seen[j];
 		if (count(a, dso, nr_rec))

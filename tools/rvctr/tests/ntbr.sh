@@ -248,6 +248,34 @@ rc=$?
 	! [ -e "$T_DIR/x.afdo" ] &&
 	ok "autofdo (busiest): an undecided record counts in choosing libgone, and refuses" ||
 	{ not_ok "autofdo (busiest) of tie-1: status $rc"; sed 's/^/# /' "$T_LOG"; }
+# the same when libgone's only record in a stack that goes to b is
+# undecided (between a jump from libgone to b and one from b to no map):
+# counted for libgone whatever it is
+for t in 2 1; do
+	{
+		echo "comm 4242 b"
+		echo "mmap 4242 0x10000 0x1000 0 $T_DIR/b"
+		echo "mmap 4242 $gone 0x1000 0 /nonexistent/libgone.so"
+		echo "event 1"
+		printf 'sample 4242 %s %x/%x/2/0/1 %x/%x/2/0/1\n' $r $r $b32 $c16 $r
+		printf 'sample 4242 %s %x/%x/2/0/1 %x/%x/%d/0/1 %x/%x/2/0/1\n' $r $((gone + 0x28)) $r \
+			$((gone + 0x20)) $((gone + 0x24)) $t $c16 0x5000
+		printf 'sample 4242 %#x %x/%x/2/0/1 %x/%x/2/0/1 %x/%x/2/0/1\n' $((gone + 0x10)) \
+			$((gone + 0x40)) $((gone + 0x10)) $((gone + 0x60)) $((gone + 0x30)) \
+			$((gone + 0x50)) $((gone + 0x8))
+	} | "$SYNTH" -n "$T_DIR/split-$t.data"
+done
+$R convert -f autofdo -o "$T_DIR/x.afdo" "$T_DIR/split-2.data" 2>"$T_LOG" &&
+	grep -q 'autofdo profile of /nonexistent/libgone.so' "$T_LOG" &&
+	ok "autofdo (busiest): libgone's 6 records outnumber b's 5" ||
+	{ not_ok "autofdo (busiest) of split-2"; sed 's/^/# /' "$T_LOG"; }
+rm -f "$T_DIR/x.afdo"
+$R convert -f autofdo -o "$T_DIR/x.afdo" "$T_DIR/split-1.data" 2>"$T_LOG"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'no autofdo output: .* 1 record .*libgone.so: not found' "$T_LOG" &&
+	! [ -e "$T_DIR/x.afdo" ] &&
+	ok "autofdo (busiest): libgone's one undecided record in b's stack counts for it" ||
+	{ not_ok "autofdo (busiest) of split-1: status $rc"; sed 's/^/# /' "$T_LOG"; }
 # several inputs: the undecided records of each counted, the first named
 $R convert -f perfscript -o "$T_DIR/x.ps" "$T_DIR/gone.data" "$T_DIR/busy.data" 2>"$T_LOG"
 [ $? -eq 1 ] && grep -q 'rvctr: no perfscript output: .* 4 records COND to 4 bytes on (in 2 inputs, the first in [^ ]*/gone.data) .*libgone.so: not found' "$T_LOG" &&
