@@ -40,8 +40,9 @@ static const char convert_usage[] =
 	"                       then in pipe mode)\n"
 	"  -i, --input FILE     an input (may be given several times)\n"
 	"  -b, --binary PATH    snapshots: the program the addresses belong to (adds its\n"
-	"                       COMM and MMAP2); autofdo: the binary to profile (default:\n"
-	"                       the one with the most branches)\n"
+	"                       COMM and MMAP2); autofdo: the binary to profile\n"
+	"                       ([kernel.kallsyms]: the kernel; default: the busiest,\n"
+	"                       the one with the most branch records)\n"
 	"      --symfs DIR      look for binaries (autofdo's, and those whose code tells\n"
 	"                       ctr_ntbr records apart) under DIR (and DIR/usr/lib/\n"
 	"                       debug/.build-id) when the recorded path is not the file\n"
@@ -83,12 +84,13 @@ struct convert {
 	struct source_scope scope;	/* what of a sample the output shows */
 	/*
 	 * ctr_ntbr records left undecided, by the part of the output they
-	 * can change (rvctr_sink__part()), and all of them: how many, the
-	 * input of the first and why it was not decided
+	 * can change (rvctr_sink__part()), and all of them: how many, in
+	 * how many inputs, the input of the first and why it was not decided
 	 */
 	struct undecided {
 		uint64_t n;
-		const char *path;
+		unsigned int inputs;
+		const char *path, *last;
 		char *why;
 	} *und, und_all;
 	unsigned int nr_und;
@@ -189,6 +191,9 @@ static void count_undecided(struct convert *c, struct undecided *u, const char *
 		if (!u->why)
 			c->und_oom = 1;
 	}
+	if (u->last != c->path)
+		u->inputs++;
+	u->last = c->path;
 	u->n++;
 }
 
@@ -219,16 +224,18 @@ static void note_undecided(void *arg, const int *parts, unsigned int nr, const c
 
 /*
  * The ctr_ntbr records left undecided in what the output shows: a range
- * output is refused for them (-1), unless --force; else a warning.
- * Records the output does not show are no reason: autofdo's profile is
- * of one binary, and samples filtered out are not looked at.  When no
- * part has anything to write (autofdo: no binary -b allows has a taken
- * branch), any of them might have made one.
+ * output is refused for them (-1), unless --force; else a warning (an
+ * output that shows every record warns for each input, see
+ * convert_one()).  Records the output does not show are no reason:
+ * autofdo's profile is of one binary, and samples filtered out are not
+ * looked at.  When no part has anything to write (autofdo: no binary -b
+ * allows has a taken branch), any of them might have made one.
  */
 static int check_undecided(struct convert *c)
 {
 	const char *name;
 	struct undecided *u;
+	char where[160] = "";
 	int part;
 
 	if (c->und_oom) {
@@ -244,20 +251,28 @@ static int check_undecided(struct convert *c)
 		u = &c->und[part];
 	else
 		return 0;
+	if (u->inputs > 1)
+		snprintf(where, sizeof(where), " (in %u inputs, the first in %s)", u->inputs,
+			 u->path);
 	if (c->ops->ranges && !c->force) {
-		snprintf(c->err, sizeof(c->err), "%s: no %s output: it was recorded with "
-			 "not-taken branches (ctr_ntbr), and %llu records COND to 4 bytes on%s%s "
-			 "could not be told from a taken compressed branch by their instruction "
-			 "(%s) (--force converts it anyway, taking such records as not taken)",
-			 u->path, c->ops->name, (unsigned long long)u->n,
-			 name ? " in the profile of " : "", name ? name : "", u->why);
+		snprintf(c->err, sizeof(c->err), "%s%sno %s output: %s recorded with not-taken "
+			 "branches (ctr_ntbr), and %llu record%s COND to 4 bytes on%s%s%s could not "
+			 "be told from a taken compressed branch by their instruction (%s) (--force "
+			 "converts %s anyway, taking such records as not taken)",
+			 u->inputs > 1 ? "" : u->path, u->inputs > 1 ? "" : ": ", c->ops->name,
+			 u->inputs > 1 ? "they were" : "it was", (unsigned long long)u->n,
+			 u->n == 1 ? "" : "s", name ? " in the profile of " : "", name ? name : "",
+			 where, u->why, u->inputs > 1 ? "them" : "it");
 		return -1;
 	}
-	fprintf(stderr, "rvctr: warning: %s: %llu records of ctr_ntbr events%s%s were COND to 4 "
+	if (!c->ops->part)
+		return 0;	/* warned for each input */
+	fprintf(stderr, "rvctr: warning: %s%s%llu record%s of ctr_ntbr events%s%s%s %s COND to 4 "
 		"bytes on and taken as not taken, undecided by their instruction (%s); a taken "
 		"compressed branch over one 16-bit instruction looks the same, so some may "
-		"have been taken\n", u->path, (unsigned long long)u->n,
-		name ? " in the profile of " : "", name ? name : "", u->why);
+		"have been taken\n", u->inputs > 1 ? "" : u->path, u->inputs > 1 ? "" : ": ",
+		(unsigned long long)u->n, u->n == 1 ? "" : "s", name ? " in the profile of " : "",
+		name ? name : "", where, u->n == 1 ? "was" : "were", u->why);
 	return 0;
 }
 
@@ -352,6 +367,9 @@ static int convert_one(struct convert *c, const char *path)
 		goto sink_failed;
 	progress__done(&p);
 	print_warnings(path, r);
+	/* an output that shows every record: the undecided ones of this input */
+	if (!c->ops->part && !(c->ops->ranges && !c->force))
+		source__warn_ambiguous(src, path);
 	if (ret < 0) {
 		snprintf(c->err, sizeof(c->err), "%s: %s", path, source__error(src));
 		goto fail;

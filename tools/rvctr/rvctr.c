@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include <rvctr/symtab.h>
 #include "builtin.h"
 
 static const char usage[] =
@@ -50,7 +51,8 @@ int error(const char *fmt, ...)
 /*
  * -b: the binary's absolute path, its directory resolved (realpath) but
  * its own name kept, so that a symbolic link (bench -> bench.unstripped)
- * still matches the name the recording has; a missing file is said loudly.
+ * still matches the name the recording has; a missing file is said loudly
+ * (but for the kernel's name, [kernel.kallsyms], which is no file).
  */
 char *binary_path(const char *path)
 {
@@ -59,6 +61,8 @@ char *binary_path(const char *path)
 	char *dir, *abs = NULL;
 	struct stat st;
 
+	if (rvctr_symtab__is_kernel_name(path))
+		return strdup(path);	/* the kernel: no file */
 	errno = 0;
 	dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
 	if (dir && *base && !stat(path, &st)) {

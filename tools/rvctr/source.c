@@ -459,12 +459,21 @@ static unsigned int run_parts(struct source *s, const struct rvctr_sample *smp, 
  * output their own ends and the ends of the taken records around them
  * that face them go to (a range from the older one's target to the
  * newer one's source, split or not): if none, they are not read.
+ *
+ * An undecided record is told of the parts of the run's two facing ends
+ * and of the run's records not decided when its first undecided one was
+ * reached (run_parts(), once).  That leaves out records decided before,
+ * which is right only because
+ * records are decided newest first: those are newer, and each range its
+ * own decision changes still has its older end at a record not decided
+ * yet or at the older facing end, both in; a range counts in a part only
+ * when both its ends lie there.
  */
 static void decide_run(struct source *s, const struct rvctr_sample *smp, uint64_t i, uint64_t j,
 		       const struct source_scope *sc)
 {
 	const char *why;
-	int parts = 0;
+	int have_parts = 0;
 	uint64_t k;
 
 	if (!run_parts(s, smp, i, j, sc, 1)) {
@@ -478,8 +487,9 @@ static void decide_run(struct source *s, const struct rvctr_sample *smp, uint64_
 		s->pnt[k] = decide(s, smp->pid, &smp->branches[k], &why);
 		if (s->pnt[k] != RVCTR_BRSTACK_AMBIGUOUS)
 			continue;
-		if (!parts)
-			parts = run_parts(s, smp, i, j, sc, 0);
+		if (!have_parts)
+			run_parts(s, smp, i, j, sc, 0);
+		have_parts = 1;
 		sc->undecided(sc->ctx, s->parts, s->nr_parts, why);
 	}
 }
@@ -587,15 +597,12 @@ uint64_t source__drop_not_taken(struct source *s, struct rvctr_sample *smp,
 				      &s->ambiguous);
 	if (n == smp->nr_branches)
 		return 0;
+	smp->recorded = smp->branches;
+	smp->nr_recorded = smp->nr_branches;
 	n = smp->nr_branches - n;
 	smp->nr_branches -= n;
 	smp->branches = out;
 	return n;
-}
-
-uint64_t source__nr_ambiguous(const struct source *s)
-{
-	return s->ambiguous;
 }
 
 int source__is_snapshot(const struct source *s)
@@ -603,17 +610,13 @@ int source__is_snapshot(const struct source *s)
 	return !s->reader;
 }
 
-const char *source__ambiguous_why(const struct source *s)
-{
-	return s->ambiguous_why;
-}
-
 void source__warn_ambiguous(const struct source *s, const char *path)
 {
 	if (!s->ambiguous)
 		return;
-	fprintf(stderr, "rvctr: warning: %s: %llu records of ctr_ntbr events were COND to "
+	fprintf(stderr, "rvctr: warning: %s: %llu record%s of ctr_ntbr events %s COND to "
 		"4 bytes on and taken as not taken, undecided by their instruction (%s); a taken "
 		"compressed branch over one 16-bit instruction looks the same, so some may "
-		"have been taken\n", path, (unsigned long long)s->ambiguous, s->ambiguous_why);
+		"have been taken\n", path, (unsigned long long)s->ambiguous,
+		s->ambiguous == 1 ? "" : "s", s->ambiguous == 1 ? "was" : "were", s->ambiguous_why);
 }

@@ -58,13 +58,14 @@ struct source_scope {
 
 /*
  * Take @smp's not-taken records (rvctr/brstack.h) out: its branches are
- * then the taken ones, copied to @out (RVCTR_MAX_BRANCHES entries).
+ * then the taken ones, copied to @out (RVCTR_MAX_BRANCHES entries), and
+ * its recorded ones the stack as it was, when any was taken out.
  * Returns how many were taken out.  Snapshots: exactly the TYPE 4
  * entries.  perf.data: only if @smp's own event was recorded with
  * ctr_ntbr, the records rvctr_brstack__not_taken() says are; a COND to 4
  * bytes on by the length of the instruction at its source, read from the
  * binary mapped there (rvctr/insn.h), or, when that cannot be read, taken
- * as not taken and counted, source__nr_ambiguous().
+ * as not taken and counted (source__warn_ambiguous()).
  *
  * With @scope, a COND to 4 bytes on is read only when its decision can
  * change a part of the output.  Between the nearest records known taken
@@ -76,13 +77,10 @@ struct source_scope {
  */
 uint64_t source__drop_not_taken(struct source *s, struct rvctr_sample *smp,
 				struct perf_branch_entry *out, const struct source_scope *scope);
-uint64_t source__nr_ambiguous(const struct source *s);
 /*
- * The warning for source__nr_ambiguous() records of @path, if any, naming
- * the binary that could not be read.
+ * The warning for the records of @path counted so, if any, saying why the
+ * first could not be decided.
  */
 void source__warn_ambiguous(const struct source *s, const char *path);
-/* Why the first ambiguous record could not be decided ("" if none was). */
-const char *source__ambiguous_why(const struct source *s);
 
 #endif /* RVCTR_SOURCE_H */

@@ -28,7 +28,9 @@ struct afdo_sink {
 	struct rvctr_afdo **afdo;	/* per binary, indexed like maps' dsos */
 	unsigned char *unwanted;	/* per binary: not the one -b names, or
 					 * UNWANTED_UNKNOWN (not asked yet) */
-	uint64_t *branches;
+	uint64_t *branches;		/* per binary: taken branches of its samples */
+	uint64_t *records;		/* per binary: records of its samples, as
+					 * recorded (the busiest has most) */
 	unsigned int nr;
 	int maps_full;
 	struct rvctr_symfind find;	/* where the binaries are */
@@ -43,6 +45,7 @@ struct afdo_sink {
 	struct rvctr_afdo_entry offs[RVCTR_MAX_BRANCHES];
 	unsigned int from_dso[RVCTR_MAX_BRANCHES], to_dso[RVCTR_MAX_BRANCHES];
 	unsigned char from_in[RVCTR_MAX_BRANCHES], to_in[RVCTR_MAX_BRANCHES];
+	unsigned int seen[RVCTR_MAX_BRANCHES];	/* the binaries its records go to */
 };
 
 
@@ -55,6 +58,7 @@ static void afdo_release(struct afdo_sink *a)
 	free(a->afdo);
 	free(a->unwanted);
 	free(a->branches);
+	free(a->records);
 	rvctr_maps__delete(a->maps);
 	free(a->path);
 	free(a->binary);
@@ -132,10 +136,17 @@ static int afdo_input(struct rvctr_sink *s)
 	return 0;
 }
 
+/*
+ * Is binary @dso the one -b names (@want)?  By path, or by name; and
+ * "[kernel.kallsyms]" is the kernel, whose map perf names after the
+ * symbol it starts at ("[kernel.kallsyms]_text").
+ */
 static int name_matches(const char *dso, const char *want)
 {
 	const char *base = strrchr(dso, '/');
 
+	if (!strcmp(want, "[kernel.kallsyms]") && rvctr_symtab__is_kernel_name(dso))
+		return 1;
 	return !strcmp(dso, want) || (base && !strcmp(base + 1, want)) ||
 	       (strrchr(want, '/') && !strcmp(base ? base + 1 : dso, strrchr(want, '/') + 1));
 }
@@ -146,7 +157,7 @@ static int grow(struct afdo_sink *a, unsigned int dso)
 	unsigned int n;
 	struct rvctr_afdo **f;
 	unsigned char *u;
-	uint64_t *b;
+	uint64_t *b, *r;
 
 	if (dso < a->nr)
 		return 0;
@@ -159,12 +170,17 @@ static int grow(struct afdo_sink *a, unsigned int dso)
 	if (!b)
 		return -1;
 	a->branches = b;
+	r = realloc(a->records, n * sizeof(*r));
+	if (!r)
+		return -1;
+	a->records = r;
 	u = realloc(a->unwanted, n);
 	if (!u)
 		return -1;
 	a->unwanted = u;
 	memset(f + a->nr, 0, (n - a->nr) * sizeof(*f));
 	memset(b + a->nr, 0, (n - a->nr) * sizeof(*b));
+	memset(r + a->nr, 0, (n - a->nr) * sizeof(*r));
 	memset(u + a->nr, UNWANTED_UNKNOWN, n - a->nr);
 	a->nr = n;
 	return 0;
@@ -219,6 +235,16 @@ static int afdo_for(struct afdo_sink *a, unsigned int dso, struct rvctr_afdo **p
 	return 0;
 }
 
+/* Count @nr records towards binary @dso's being the busiest: -1 out of memory. */
+static int count(struct afdo_sink *a, unsigned int dso, uint64_t nr)
+{
+	if (grow(a, dso))
+		return -1;
+	if (wanted(a, dso))
+		a->records[dso] += nr;
+	return 0;
+}
+
 /*
  * Where @addr of @pid is: its binary and file offset, through a one-map
  * cache (a stack's addresses mostly fall in one map), else -1.
@@ -251,29 +277,50 @@ static int all_in_hit(const struct afdo_sink *a, uint32_t pid, const struct perf
 	return in;
 }
 
+/* Add @dso to the @nr binaries seen, if not there: how many there are. */
+static inline unsigned int add_seen(struct afdo_sink *a, unsigned int nr, unsigned int dso)
+{
+	unsigned int j;
+
+	for (j = 0; j < nr && a->seen[j] != dso; j++)
+		;
+	if (j == nr)
+		a->seen[nr++] = dso;
+	return nr;
+}
+
 /*
- * Add the sample to the profile of every binary its branches go to (at
- * most 8): each address is placed once, then each binary takes the
- * entries that fall in it.  A stack wholly in one map (nearly all of
- * them) is added in one go, its offsets made on the way.
+ * Add the sample to the profile of every binary its branches go to: each
+ * address is placed once, then each binary takes the entries that fall
+ * in it.  A stack wholly in one map (nearly all of them) is added in one
+ * go, its offsets made on the way.
+ *
+ * Each binary its records go to as recorded (not-taken ones too, see
+ * rvctr_sample.recorded) counts them towards the busiest: a measure that
+ * does not depend on which records were told taken, nor on how many
+ * binaries a stack goes through.
  */
 static int afdo_sample(struct rvctr_sink *s, const struct rvctr_sample *smp)
 {
 	struct afdo_sink *a = (struct afdo_sink *)s;
-	unsigned int seen[8], nr_seen = 0, j, ip_dso = 0;
-	uint64_t i, n = smp->nr_branches < RVCTR_MAX_BRANCHES ? smp->nr_branches :
-							      RVCTR_MAX_BRANCHES;
-	uint64_t ip_off = 0;
-	int ip_in = !place(a, smp->pid, smp->ip, &ip_dso, &ip_off);
+	const struct perf_branch_entry *rec = smp->recorded ? smp->recorded : smp->branches;
+	uint64_t nr_rec = smp->recorded ? smp->nr_recorded : smp->nr_branches;
+	uint64_t i, k, n = smp->nr_branches < RVCTR_MAX_BRANCHES ? smp->nr_branches :
+								 RVCTR_MAX_BRANCHES;
+	uint64_t n_rec = nr_rec < RVCTR_MAX_BRANCHES ? nr_rec : RVCTR_MAX_BRANCHES;
+	unsigned int nr_seen = 0, j, ip_dso = 0, dso;
+	uint64_t ip_off = 0, off;
+	int ip_in = !place(a, smp->pid, smp->ip, &ip_dso, &ip_off), some;
+	int all = rec == smp->branches;	/* none was taken out */
+	struct rvctr_afdo *p;
 
-	if (n && all_in_hit(a, smp->pid, smp->branches, n)) {
-		unsigned int dso = a->hit.dso;
-		struct rvctr_afdo *p;
-
-		if (afdo_for(a, dso, &p) || (p && rvctr_afdo__add_biased(p, ip_in && ip_dso == dso,
-					ip_off, smp->branches, n, a->hit.pgoff - a->hit.start)))
+	if (n_rec && all_in_hit(a, smp->pid, rec, n_rec)) {
+		dso = a->hit.dso;
+		if (count(a, dso, nr_rec) || (n && afdo_for(a, dso, &p)) ||
+		    (n && p && rvctr_afdo__add_biased(p, ip_in && ip_dso == dso, ip_off,
+						      smp->branches, n, a->hit.pgoff - a->hit.start)))
 			return rvctr_sink__fail(s, "out of memory");
-		if (p)
+		if (n && p)
 			a->branches[dso] += smp->nr_branches;
 		return 0;
 	}
@@ -283,25 +330,35 @@ static int afdo_sample(struct rvctr_sink *s, const struct rvctr_sample *smp)
 
 		a->from_in[i] = !place(a, smp->pid, b->from, &a->from_dso[i], &a->offs[i].from);
 		a->to_in[i] = !place(a, smp->pid, b->to, &a->to_dso[i], &a->offs[i].to);
-		if (!a->to_in[i] || nr_seen == 8)
-			continue;
-		for (j = 0; j < nr_seen && seen[j] != a->to_dso[i]; j++)
-			;
-		if (j == nr_seen)
-			seen[nr_seen++] = a->to_dso[i];
+		if (all && a->to_in[i])
+			nr_seen = add_seen(a, nr_seen, a->to_dso[i]);
+	}
+	/* records taken out: the kept ones, in order among them, are placed */
+	for (i = 0, k = 0; !all && i < n_rec; i++) {
+		if (k < n && rec[i].to == smp->branches[k].to &&
+		    rec[i].from == smp->branches[k].from) {
+			if (a->to_in[k])
+				nr_seen = add_seen(a, nr_seen, a->to_dso[k]);
+			k++;
+		} else if (!place(a, smp->pid, rec[i].to, &dso, &off)) {
+			nr_seen = add_seen(a, nr_seen, dso);
+		}
 	}
 	for (j = 0; j < nr_seen; j++) {
-		unsigned int dso = seen[j];
-		struct rvctr_afdo *p;
-
-		if (afdo_for(a, dso, &p))
+		dso = a->seen[j];
+		if (count(a, dso, nr_rec))
 			return rvctr_sink__fail(s, "out of memory");
-		if (!p)
+		if (!wanted(a, dso))
 			continue;
-		for (i = 0; i < n; i++) {
+		for (i = 0, some = 0; i < n; i++) {
 			a->offs[i].from_ok = a->from_in[i] && a->from_dso[i] == dso;
 			a->offs[i].to_ok = a->to_in[i] && a->to_dso[i] == dso;
+			some |= a->offs[i].to_ok;
 		}
+		if (!some)
+			continue;	/* only not-taken records go there */
+		if (afdo_for(a, dso, &p))
+			return rvctr_sink__fail(s, "out of memory");
 		if (rvctr_afdo__add_entries(p, ip_in && ip_dso == dso, ip_off, smp->branches,
 					    a->offs, n))
 			return rvctr_sink__fail(s, "out of memory");
@@ -339,11 +396,11 @@ static int pick_binary(const struct afdo_sink *a)
 	unsigned int i;
 
 	for (i = 0; i < a->nr; i++) {
-		if (!a->afdo[i])
+		if (!a->records[i])
 			continue;
 		if (a->binary && !name_matches(rvctr_maps__dso_name(a->maps, i), a->binary))
 			continue;
-		if (best < 0 || a->branches[i] > a->branches[best])
+		if (best < 0 || a->records[i] > a->records[best])
 			best = i;	/* of -b's builds too: the busiest */
 	}
 	return best;
@@ -395,12 +452,18 @@ static int afdo_close(struct rvctr_sink *s)
 {
 	struct afdo_sink *a = (struct afdo_sink *)s;
 	int dso = pick_binary(a), ret = -1, to_stdout = !strcmp(a->path, "-");
+	struct rvctr_afdo *p;
 	FILE *f;
 
 	if (dso < 0) {
 		rvctr_sink__fail(s, "no branches fall in %s%s",
 				 a->binary ? "binary " : "any mapped binary",
 				 a->binary ? a->binary : " (is the input missing MMAP records?)");
+		goto out;
+	}
+	/* a profile is made at a binary's first taken branch: it may have none */
+	if (!a->afdo[dso] && afdo_for(a, dso, &p)) {
+		rvctr_sink__fail(s, "out of memory");
 		goto out;
 	}
 	f = to_stdout ? stdout : a->fd >= 0 ? fdopen(a->fd, "w") : fopen(a->path, "w");

@@ -66,11 +66,7 @@ int rvctr_sink__input(struct rvctr_sink *s)
 int rvctr_sink__part(struct rvctr_sink *s, uint32_t pid, uint64_t addr, uint64_t *start,
 		     uint64_t *len)
 {
-	if (s->ops->part)
-		return s->ops->part(s, pid, addr, start, len);
-	*start = 0;
-	*len = UINT64_MAX;
-	return 0;
+	return s->ops->part(s, pid, addr, start, len);
 }
 
 int rvctr_sink__output_part(struct rvctr_sink *s, const char **name)

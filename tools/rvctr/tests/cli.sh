@@ -159,11 +159,11 @@ else
 		grep -q '^# 2 not-taken branch records' "$T_DIR/ev.report" &&
 		ok "perf.data: not-taken records dropped only from the ctr_ntbr event's samples" ||
 		{ not_ok "perf.data: ctr_ntbr per event"; head -3 "$T_DIR/ev.report" | sed 's/^/# /'; }
-	grep -q 'warning: .*ev.data: 1 records .*4 bytes on.*compressed' "$T_LOG" &&
+	grep -q 'warning: .*ev.data: 1 record .*4 bytes on.*compressed' "$T_LOG" &&
 		ok "perf.data: report warns of the COND to 4 bytes on taken as not taken" ||
 		{ not_ok "perf.data: no warning of the ambiguous record"; sed 's/^/# /' "$T_LOG"; }
 	$R convert -f spe -o "$T_DIR/ev.spe" "$T_DIR/ev.data" 2>"$T_LOG"
-	grep -q 'warning: .*ev.data: 1 records .*4 bytes on' "$T_LOG" &&
+	grep -q 'warning: .*ev.data: 1 record .*4 bytes on' "$T_LOG" &&
 		ok "perf.data: convert -f spe warns of it too" ||
 		{ not_ok "perf.data: convert -f spe: no warning"; sed 's/^/# /' "$T_LOG"; }
 fi

@@ -91,7 +91,7 @@ $R report "$T_DIR/gone.data" >"$T_DIR/r" 2>"$T_LOG"
 grep -q '^# 2 branches in 2 samples' "$T_DIR/r" && grep -q '^# 2 not-taken branch records' "$T_DIR/r" &&
 	ok "report: the record in a missing binary is taken as not taken" ||
 	{ not_ok "report: missing binary"; head -8 "$T_DIR/r" | sed 's/^/# /'; }
-grep -q 'warning: .*gone.data: 1 records .*4 bytes on.*libgone.so: not found.*compressed' "$T_LOG" &&
+grep -q 'warning: .*gone.data: 1 record .*4 bytes on.*libgone.so: not found.*compressed' "$T_LOG" &&
 	ok "report: warns of the one left a guess, naming its binary" ||
 	{ not_ok "report: warning of the undecided record"; sed 's/^/# /' "$T_LOG"; }
 
@@ -127,12 +127,12 @@ fi
 # (autofdo: where it is in the binary profiled, below)
 $R convert -f perfscript -o "$T_DIR/g.out" "$T_DIR/gone.data" 2>"$T_LOG"
 rc=$?
-[ $rc -eq 1 ] && grep -q 'not-taken.* 1 records .*libgone.so: not found' "$T_LOG" &&
+[ $rc -eq 1 ] && grep -q 'not-taken.* 1 record .*libgone.so: not found' "$T_LOG" &&
 	grep -q -- --force "$T_LOG" && ! [ -e "$T_DIR/g.out" ] &&
 	ok "perfscript: an undecided record refuses, naming the binary" ||
 	{ not_ok "perfscript: undecided record: status $rc"; sed 's/^/# /' "$T_LOG"; }
 $R convert --force -f perfscript -o "$T_DIR/g.ps" "$T_DIR/gone.data" 2>"$T_LOG" &&
-	grep -q 'warning: .*1 records .*libgone.so' "$T_LOG" &&
+	grep -q 'warning: .*1 record .*libgone.so' "$T_LOG" &&
 	! grep -q "$(printf '%#x/' $((gone + 4)))" "$T_DIR/g.ps" &&
 	ok "perfscript --force: the undecided record dropped, with a warning" ||
 	{ not_ok "perfscript --force: undecided record"; sed 's/^/# /' "$T_LOG"; }
@@ -167,7 +167,7 @@ for args in "-b b gone" "-b $T_DIR/b gone" "gone" "-b b busy"; do
 	fi
 done
 $R convert -f autofdo -b libgone.so -o "$T_DIR/x.afdo" "$T_DIR/gone.data" 2>"$T_LOG"
-[ $? -eq 1 ] && grep -q 'gone.data: no autofdo output: .* 1 records .*libgone.so: not found' "$T_LOG" &&
+[ $? -eq 1 ] && grep -q 'gone.data: no autofdo output: .* 1 record .*libgone.so: not found' "$T_LOG" &&
 	ok "autofdo -b libgone.so, whose one record is undecided: refused for it" ||
 	{ not_ok "autofdo -b libgone.so of gone"; sed 's/^/# /' "$T_LOG"; }
 for opts in "" "-b libgone.so" "-b /nonexistent/libgone.so"; do
@@ -192,6 +192,109 @@ rc=$?
 	! [ -e "$T_DIR/x.ps" ] &&
 	ok "perfscript: every undecided record of a kept sample refuses, counted" ||
 	{ not_ok "perfscript of busy: status $rc"; sed 's/^/# /' "$T_LOG"; }
+# a stack through many binaries: b's records, the oldest, go to b's
+# profile however many binaries the newer ones reached (CTR keeps up to
+# 256 records).  Newest first: jumps into lib1..lib7, a record COND or
+# not to 4 bytes on in lib8 (whose binary is missing), a jump from b into
+# lib7, then two of b's; with ctr_ntbr, that record between records into
+# lib7 and out of lib8 cannot change b's profile, so it does not count.
+r=0x$(addr "$T_DIR/b" r)
+lib() { printf '%#x' $((0x3f00000000 + $1 * 0x100000 + ${2:-0})); }
+wide() { # TYPE: of the record in lib8
+	grep -v '^sample' "$T_DIR/clean.txt"
+	for k in 1 2 3 4 5 6 7 8; do echo "mmap 4242 $(lib $k) 0x1000 0 /nonexistent/lib$k.so"; done
+	printf 'sample 4242 %s' "$(lib 1 0x10)"
+	for k in 1 2 3 4 5 6 7; do printf ' %x/%x/2/0/1' $(($(lib $((k + 1)) 0x20))) $(($(lib $k 0x10))); done
+	printf ' %x/%x/%d/0/1' $(($(lib 8 0x40))) $(($(lib 8 0x44))) "$1"
+	printf ' %x/%x/2/0/1 %x/%x/2/0/1 %x/%x/2/0/1\n' $r $(($(lib 7 0x10))) $c16 $r $r $b32
+}
+b_branch=$(printf '%x->%x:1' $((c16 - load)) $((r - load)))
+b_range=$(printf '%x-%x:1' $((b32 - load)) $((c16 - load)))
+wide 2 | sed 's/^event 1$/event 0/' | "$SYNTH" "$T_DIR/wide.data"
+wide 1 | "$SYNTH" -n "$T_DIR/wide-nt.data"
+for data in wide wide-nt; do
+	if $R convert -f autofdo -b b -o "$T_DIR/x.afdo" "$T_DIR/$data.data" 2>"$T_LOG"; then
+		grep -q "^ *$b_branch\$" "$T_DIR/x.afdo" && grep -q "^ *$b_range\$" "$T_DIR/x.afdo" &&
+			! grep -q 'not-taken\|lib8' "$T_LOG" &&
+			ok "autofdo -b b of $data: b, the 9th binary of a stack, gets its ranges" ||
+			{ not_ok "autofdo -b b of $data: b's ranges"; sed 's/^/# /' "$T_DIR/x.afdo" "$T_LOG"; }
+	else
+		not_ok "autofdo -b b of $data: refused"
+		sed 's/^/# /' "$T_LOG"
+	fi
+done
+# the busiest binary, by records as recorded: b has 2 taken; libgone 2
+# taken and one undecided, which must count whatever it is
+for t in 2 1; do
+	{
+		echo "comm 4242 b"
+		echo "mmap 4242 0x10000 0x1000 0 $T_DIR/b"
+		echo "mmap 4242 $gone 0x1000 0 /nonexistent/libgone.so"
+		echo "event 1"
+		printf 'sample 4242 %s %x/%x/2/0/1 %x/%x/2/0/1\n' $r $r $b32 $c16 $r
+		printf 'sample 4242 %#x %x/%x/2/0/1 %x/%x/%d/0/1 %x/%x/2/0/1\n' $((gone + 0x10)) \
+			$((gone + 0x40)) $((gone + 0x10)) $((gone + 0x20)) $((gone + 0x24)) $t \
+			$((gone + 0x30)) $((gone + 0x8))
+	} | "$SYNTH" -n "$T_DIR/tie-$t.data"
+done
+$R convert -f autofdo -o "$T_DIR/x.afdo" "$T_DIR/tie-2.data" 2>"$T_LOG" &&
+	grep -q 'autofdo profile of /nonexistent/libgone.so' "$T_LOG" &&
+	ok "autofdo (busiest): libgone's 3 records outnumber b's 2" ||
+	{ not_ok "autofdo (busiest) of tie-2"; sed 's/^/# /' "$T_LOG"; }
+rm -f "$T_DIR/x.afdo"
+$R convert -f autofdo -o "$T_DIR/x.afdo" "$T_DIR/tie-1.data" 2>"$T_LOG"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'no autofdo output: .* 1 record .*libgone.so: not found' "$T_LOG" &&
+	! [ -e "$T_DIR/x.afdo" ] &&
+	ok "autofdo (busiest): an undecided record counts in choosing libgone, and refuses" ||
+	{ not_ok "autofdo (busiest) of tie-1: status $rc"; sed 's/^/# /' "$T_LOG"; }
+# the same when libgone's only record in a stack that goes to b is
+# undecided (between a jump from libgone to b and one from b to no map):
+# counted for libgone whatever it is
+for t in 2 1; do
+	{
+		echo "comm 4242 b"
+		echo "mmap 4242 0x10000 0x1000 0 $T_DIR/b"
+		echo "mmap 4242 $gone 0x1000 0 /nonexistent/libgone.so"
+		echo "event 1"
+		printf 'sample 4242 %s %x/%x/2/0/1 %x/%x/2/0/1\n' $r $r $b32 $c16 $r
+		printf 'sample 4242 %s %x/%x/2/0/1 %x/%x/%d/0/1 %x/%x/2/0/1\n' $r $((gone + 0x28)) $r \
+			$((gone + 0x20)) $((gone + 0x24)) $t $c16 0x5000
+		printf 'sample 4242 %#x %x/%x/2/0/1 %x/%x/2/0/1 %x/%x/2/0/1\n' $((gone + 0x10)) \
+			$((gone + 0x40)) $((gone + 0x10)) $((gone + 0x60)) $((gone + 0x30)) \
+			$((gone + 0x50)) $((gone + 0x8))
+	} | "$SYNTH" -n "$T_DIR/split-$t.data"
+done
+$R convert -f autofdo -o "$T_DIR/x.afdo" "$T_DIR/split-2.data" 2>"$T_LOG" &&
+	grep -q 'autofdo profile of /nonexistent/libgone.so' "$T_LOG" &&
+	ok "autofdo (busiest): libgone's 6 records outnumber b's 5" ||
+	{ not_ok "autofdo (busiest) of split-2"; sed 's/^/# /' "$T_LOG"; }
+rm -f "$T_DIR/x.afdo"
+$R convert -f autofdo -o "$T_DIR/x.afdo" "$T_DIR/split-1.data" 2>"$T_LOG"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'no autofdo output: .* 1 record .*libgone.so: not found' "$T_LOG" &&
+	! [ -e "$T_DIR/x.afdo" ] &&
+	ok "autofdo (busiest): libgone's one undecided record in b's stack counts for it" ||
+	{ not_ok "autofdo (busiest) of split-1: status $rc"; sed 's/^/# /' "$T_LOG"; }
+# several inputs: the undecided records of each counted, the first named
+$R convert -f perfscript -o "$T_DIR/x.ps" "$T_DIR/gone.data" "$T_DIR/busy.data" 2>"$T_LOG"
+[ $? -eq 1 ] && grep -q 'rvctr: no perfscript output: .* 4 records COND to 4 bytes on (in 2 inputs, the first in [^ ]*/gone.data) .*libgone.so: not found' "$T_LOG" &&
+	ok "perfscript of two inputs: their 4 undecided records refuse, the first's input named" ||
+	{ not_ok "perfscript of two inputs"; sed 's/^/# /' "$T_LOG"; }
+$R convert --force -f autofdo -b libgone.so -o "$T_DIR/x.afdo" "$T_DIR/gone.data" "$T_DIR/busy.data" 2>"$T_LOG" &&
+	grep -q 'warning: 4 records of ctr_ntbr events in the profile of /nonexistent/libgone.so (in 2 inputs, the first in [^ ]*/gone.data) were COND' "$T_LOG" &&
+	ok "autofdo --force of two inputs: one warning of their 4 undecided records" ||
+	{ not_ok "autofdo --force of two inputs"; sed 's/^/# /' "$T_LOG"; }
+# outputs that show every record: a warning for each input
+for opts in "-f spe" "--force -f perfscript"; do
+	# shellcheck disable=SC2086
+	$R convert $opts -o "$T_DIR/x.out" "$T_DIR/gone.data" "$T_DIR/busy.data" 2>"$T_LOG" &&
+		grep -q 'warning: [^ ]*/gone.data: 1 record of ctr_ntbr events was COND' "$T_LOG" &&
+		grep -q 'warning: [^ ]*/busy.data: 3 records of ctr_ntbr events were COND' "$T_LOG" &&
+		[ "$(grep -c 'ctr_ntbr events' "$T_LOG")" = 2 ] &&
+		ok "convert $opts of two inputs: a warning for each" ||
+		{ not_ok "convert $opts of two inputs: warnings"; sed 's/^/# /' "$T_LOG"; }
+done
 # one between two of b's records: kept, it splits their range in b;
 # dropped, it joins them: it changes b's profile wherever it is
 {
@@ -200,7 +303,7 @@ rc=$?
 		$((0x$(addr "$T_DIR/b" r))) $b32 $gone $((gone + 4)) $c16 $((0x$(addr "$T_DIR/b" r)))
 } | "$SYNTH" -n "$T_DIR/between.data"
 $R convert -f autofdo -b b -o "$T_DIR/x.afdo" "$T_DIR/between.data" 2>"$T_LOG"
-[ $? -eq 1 ] && grep -q ' 1 records .*libgone.so: not found' "$T_LOG" &&
+[ $? -eq 1 ] && grep -q ' 1 record .*libgone.so: not found' "$T_LOG" &&
 	ok "autofdo -b b: an undecided record in libgone between two of b's refuses" ||
 	{ not_ok "autofdo -b b: undecided record between two of b's"; sed 's/^/# /' "$T_LOG"; }
 # filters: the undecided records in another process, whose ip is in libgone
@@ -241,12 +344,18 @@ $R convert -f autofdo -b b -o "$T_DIR/x.afdo" "$T_DIR/kb.data" 2>"$T_LOG" &&
 	{ not_ok "autofdo -b b with an undecided kernel record"; sed 's/^/# /' "$T_LOG"; }
 kernel_refused() { # ARGS...
 	$R convert "$@" -o "$T_DIR/x.out" "$T_DIR/kb.data" 2>"$T_LOG"
-	[ $? -eq 1 ] && grep -q ' 1 records .*no vmlinux' "$T_LOG" &&
+	[ $? -eq 1 ] && grep -q ' 1 record .*no vmlinux' "$T_LOG" &&
 		ok "$*: an undecided record in the kernel refuses" ||
 		{ not_ok "$*: undecided kernel record"; sed 's/^/# /' "$T_LOG"; }
 }
 kernel_refused -f autofdo -b '[kernel.kallsyms]_text'
+kernel_refused -f autofdo -b '[kernel.kallsyms]'
 kernel_refused -f perfscript
+# -b [kernel.kallsyms]: the kernel, whatever perf named its map
+$R convert --force -f autofdo -b '[kernel.kallsyms]' -o "$T_DIR/x.afdo" "$T_DIR/kb.data" 2>"$T_LOG" &&
+	grep -qF 'autofdo profile of [kernel.kallsyms]_text' "$T_LOG" && ! grep -q 'name only' "$T_LOG" &&
+	ok "autofdo -b [kernel.kallsyms]: the kernel's map, [kernel.kallsyms]_text" ||
+	{ not_ok "autofdo -b [kernel.kallsyms]"; sed 's/^/# /' "$T_LOG"; }
 
 # --symfs: the binary found under it by its recorded path (not moved)
 mkdir -p "$T_DIR/sym/opt"
@@ -281,7 +390,7 @@ for what in add32 cnop c6; do
 		ok "perfscript: a record at $what (no branch to +4 there) refused, saying so" ||
 		{ not_ok "perfscript: a record at $what: status $rc"; sed 's/^/# /' "$T_LOG"; }
 	$R report "$T_DIR/$what.data" >"$T_DIR/r" 2>"$T_LOG"
-	grep -q "warning: .*$what.data: 1 records .*4 bytes on" "$T_LOG" && grep -qF "$why" "$T_LOG" &&
+	grep -q "warning: .*$what.data: 1 record .*4 bytes on" "$T_LOG" && grep -qF "$why" "$T_LOG" &&
 		ok "report: the record at $what a guess, with a warning saying what is there" ||
 		{ not_ok "report: a record at $what"; head -4 "$T_DIR/r" "$T_LOG" | sed 's/^/# /'; }
 done

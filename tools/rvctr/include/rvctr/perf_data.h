@@ -49,6 +49,13 @@ struct rvctr_sample {
 	uint64_t hw_idx;
 	/* points into the reader's record buffer (valid until the next call) */
 	const struct perf_branch_entry *branches;
+	/*
+	 * When records were taken out of branches (not-taken ones, see
+	 * tools/rvctr/source.h): the stack as recorded, valid as long as
+	 * branches; else NULL and 0.
+	 */
+	const struct perf_branch_entry *recorded;
+	uint64_t nr_recorded;
 };
 
 struct rvctr_comm {

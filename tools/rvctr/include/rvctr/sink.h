@@ -102,7 +102,10 @@ int rvctr_sink__input(struct rvctr_sink *s);
 /* Hand one event to the sink's callback for it (others are ignored). */
 int rvctr_sink__event(struct rvctr_sink *s, const struct rvctr_event *ev);
 
-/* The ops above; 0 and 0 (no name) for a format that shows every record. */
+/*
+ * The ops above: part only of a format that has it; output_part 0 (no
+ * name) for a format that shows every record.
+ */
 int rvctr_sink__part(struct rvctr_sink *s, uint32_t pid, uint64_t addr, uint64_t *start,
 		     uint64_t *len);
 int rvctr_sink__output_part(struct rvctr_sink *s, const char **name);
