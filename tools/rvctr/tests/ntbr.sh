@@ -237,17 +237,25 @@ for t in 2 1; do
 			$((gone + 0x30)) $((gone + 0x8))
 	} | "$SYNTH" -n "$T_DIR/tie-$t.data"
 done
-$R convert -f autofdo -o "$T_DIR/x.afdo" "$T_DIR/tie-2.data" 2>"$T_LOG" &&
-	grep -q 'autofdo profile of /nonexistent/libgone.so' "$T_LOG" &&
-	ok "autofdo (busiest): libgone's 3 records outnumber b's 2" ||
-	{ not_ok "autofdo (busiest) of tie-2"; sed 's/^/# /' "$T_LOG"; }
-rm -f "$T_DIR/x.afdo"
-$R convert -f autofdo -o "$T_DIR/x.afdo" "$T_DIR/tie-1.data" 2>"$T_LOG"
-rc=$?
-[ $rc -eq 1 ] && grep -q 'no autofdo output: .* 1 record .*libgone.so: not found' "$T_LOG" &&
-	! [ -e "$T_DIR/x.afdo" ] &&
-	ok "autofdo (busiest): an undecided record counts in choosing libgone, and refuses" ||
-	{ not_ok "autofdo (busiest) of tie-1: status $rc"; sed 's/^/# /' "$T_LOG"; }
+# busiest_pair PREFIX WHAT-2 WHAT-1: in PREFIX-2.data (the record taken)
+# libgone is the busiest binary and profiled; in PREFIX-1.data (undecided)
+# it is still chosen, and the conversion refuses
+busiest_pair() {
+	local rc
+	$R convert -f autofdo -o "$T_DIR/x.afdo" "$T_DIR/$1-2.data" 2>"$T_LOG" &&
+		grep -q 'autofdo profile of /nonexistent/libgone.so' "$T_LOG" &&
+		ok "autofdo (busiest): $2" ||
+		{ not_ok "autofdo (busiest) of $1-2"; sed 's/^/# /' "$T_LOG"; }
+	rm -f "$T_DIR/x.afdo"
+	$R convert -f autofdo -o "$T_DIR/x.afdo" "$T_DIR/$1-1.data" 2>"$T_LOG"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q 'no autofdo output: .* 1 record .*libgone.so: not found' "$T_LOG" &&
+		! [ -e "$T_DIR/x.afdo" ] &&
+		ok "autofdo (busiest): $3" ||
+		{ not_ok "autofdo (busiest) of $1-1: status $rc"; sed 's/^/# /' "$T_LOG"; }
+}
+busiest_pair tie "libgone's 3 records outnumber b's 2" \
+	"an undecided record counts in choosing libgone, and refuses"
 # the same when libgone's only record in a stack that goes to b is
 # undecided (between a jump from libgone to b and one from b to no map):
 # counted for libgone whatever it is
@@ -265,17 +273,8 @@ for t in 2 1; do
 			$((gone + 0x50)) $((gone + 0x8))
 	} | "$SYNTH" -n "$T_DIR/split-$t.data"
 done
-$R convert -f autofdo -o "$T_DIR/x.afdo" "$T_DIR/split-2.data" 2>"$T_LOG" &&
-	grep -q 'autofdo profile of /nonexistent/libgone.so' "$T_LOG" &&
-	ok "autofdo (busiest): libgone's 6 records outnumber b's 5" ||
-	{ not_ok "autofdo (busiest) of split-2"; sed 's/^/# /' "$T_LOG"; }
-rm -f "$T_DIR/x.afdo"
-$R convert -f autofdo -o "$T_DIR/x.afdo" "$T_DIR/split-1.data" 2>"$T_LOG"
-rc=$?
-[ $rc -eq 1 ] && grep -q 'no autofdo output: .* 1 record .*libgone.so: not found' "$T_LOG" &&
-	! [ -e "$T_DIR/x.afdo" ] &&
-	ok "autofdo (busiest): libgone's one undecided record in b's stack counts for it" ||
-	{ not_ok "autofdo (busiest) of split-1: status $rc"; sed 's/^/# /' "$T_LOG"; }
+busiest_pair split "libgone's 6 records outnumber b's 5" \
+	"libgone's one undecided record in b's stack counts for it"
 # several inputs: the undecided records of each counted, the first named
 $R convert -f perfscript -o "$T_DIR/x.ps" "$T_DIR/gone.data" "$T_DIR/busy.data" 2>"$T_LOG"
 [ $? -eq 1 ] && grep -q 'rvctr: no perfscript output: .* 4 records COND to 4 bytes on (in 2 inputs, the first in [^ ]*/gone.data) .*libgone.so: not found' "$T_LOG" &&
