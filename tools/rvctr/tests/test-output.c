@@ -297,6 +297,24 @@ static void feed(struct rvctr_sink *s)
 	rvctr_sink__event(s, &ev);
 }
 
+/* @format's sink written to the begun @o, fed, closed and committed: 0 or -1 */
+static int write_out(struct rvctr_output *o, const char *format, char *err, size_t errlen)
+{
+	struct rvctr_sink_info info = { .arch = "riscv64", .out = o };
+	struct rvctr_sink *s;
+	int ret;
+
+	info.path = rvctr_output__name(o);
+	s = rvctr_sink__open(rvctr_sink__find(format), &info, err, errlen);
+	if (s)
+		feed(s);
+	ret = s ? rvctr_sink__close(s, err, errlen) : -1;
+	if (!ret)
+		ret = rvctr_output__commit(o, err, errlen);
+	rvctr_output__abort(o);
+	return ret;
+}
+
 /*
  * Every format writes the file made at begin, through its descriptor, not
  * whatever its name leads to when the format opens it: here another file
@@ -378,8 +396,6 @@ static void test_descriptor_relative(void)
 
 	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		struct rvctr_output o;
-		struct rvctr_sink_info info = { .arch = "riscv64", .out = &o };
-		struct rvctr_sink *s;
 		const char *got;
 		int fd, ret = -1;
 
@@ -393,17 +409,8 @@ static void test_descriptor_relative(void)
 		else
 			snprintf(name, sizeof(name), "/proc/%d/fd/%d", (int)getpid(), fd);
 		if (chdir(dirs[i]) == 0 &&
-		    !rvctr_output__begin(&o, name, RVCTR_OUTPUT_BACKUP, err, sizeof(err))) {
-			info.path = rvctr_output__name(&o);
-			s = rvctr_sink__open(rvctr_sink__find("perfscript"), &info, err,
-					     sizeof(err));
-			if (s)
-				feed(s);
-			ret = s ? rvctr_sink__close(s, err, sizeof(err)) : -1;
-			if (!ret)
-				ret = rvctr_output__commit(&o, err, sizeof(err));
-			rvctr_output__abort(&o);
-		}
+		    !rvctr_output__begin(&o, name, RVCTR_OUTPUT_BACKUP, err, sizeof(err)))
+			ret = write_out(&o, "perfscript", err, sizeof(err));
 		if (fchdir(cwd))
 			break;
 		got = get(at("f.out"));
@@ -436,8 +443,6 @@ static void test_descriptor_link(void)
 		for (via = 0; via < 2; via++) {
 			int text = strcmp(formats[i], "perf") != 0, fd, ret;
 			struct rvctr_output o;
-			struct rvctr_sink_info info = { .arch = "riscv64", .out = &o };
-			struct rvctr_sink *s;
 			const char *got;
 
 			put(at("f.out"), "earlier\n");
@@ -458,14 +463,7 @@ static void test_descriptor_link(void)
 			snprintf(what, sizeof(what), "%s: written in place, no temporary file",
 				 formats[i]);
 			T_STREQ(rvctr_output__path(&o), name, what);
-			info.path = rvctr_output__name(&o);
-			s = rvctr_sink__open(rvctr_sink__find(formats[i]), &info, err, sizeof(err));
-			if (s)
-				feed(s);
-			ret = s ? rvctr_sink__close(s, err, sizeof(err)) : -1;
-			if (!ret)
-				ret = rvctr_output__commit(&o, err, sizeof(err));
-			rvctr_output__abort(&o);
+			ret = write_out(&o, formats[i], err, sizeof(err));
 			if (text) {
 				snprintf(what, sizeof(what), "%s: written", formats[i]);
 				T_EQ(ret, 0, what);
