@@ -185,13 +185,19 @@ $R convert --force -f autofdo -b libgone.so -o "$T_DIR/x.afdo" "$T_DIR/busy.data
 	grep -q "^$(printf '%x->%x' 0x40 0x10):3" "$T_DIR/x.afdo" &&
 	ok "autofdo --force -b libgone.so: converted, warning of its 3 undecided records" ||
 	{ not_ok "autofdo --force -b libgone.so"; sed 's/^/# /' "$T_LOG" "$T_DIR/x.afdo"; }
-rm -f "$T_DIR/x.ps"
-$R convert -f perfscript -o "$T_DIR/x.ps" "$T_DIR/busy.data" 2>"$T_LOG"
-rc=$?
-[ $rc -eq 1 ] && grep -q 'no perfscript output: .* 3 records .*libgone.so: not found' "$T_LOG" &&
-	! [ -e "$T_DIR/x.ps" ] &&
-	ok "perfscript: every undecided record of a kept sample refuses, counted" ||
-	{ not_ok "perfscript of busy: status $rc"; sed 's/^/# /' "$T_LOG"; }
+# refused NAME OUT WANT CONVERT-ARGS...: convert -o OUT exits 1, saying WANT
+# (a grep pattern), and leaves no OUT
+refused() {
+	local name=$1 out=$2 want=$3 rc
+	shift 3
+	rm -f "$out"
+	$R convert -o "$out" "$@" 2>"$T_LOG"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q "$want" "$T_LOG" && ! [ -e "$out" ] && ok "$name" ||
+		{ not_ok "$name: status $rc"; sed 's/^/# /' "$T_LOG"; }
+}
+refused "perfscript: every undecided record of a kept sample refuses, counted" "$T_DIR/x.ps" \
+	'no perfscript output: .* 3 records .*libgone.so: not found' -f perfscript "$T_DIR/busy.data"
 # a stack through many binaries: b's records, the oldest, go to b's
 # profile however many binaries the newer ones reached (CTR keeps up to
 # 256 records).  Newest first: jumps into lib1..lib7, a record COND or
@@ -223,15 +229,19 @@ for data in wide wide-nt; do
 		sed 's/^/# /' "$T_LOG"
 	fi
 done
+# b_and_gone: b and libgone mapped, and a sample of b's 2 taken records
+b_and_gone() {
+	echo "comm 4242 b"
+	echo "mmap 4242 0x10000 0x1000 0 $T_DIR/b"
+	echo "mmap 4242 $gone 0x1000 0 /nonexistent/libgone.so"
+	echo "event 1"
+	printf 'sample 4242 %s %x/%x/2/0/1 %x/%x/2/0/1\n' $r $r $b32 $c16 $r
+}
 # the busiest binary, by records as recorded: b has 2 taken; libgone 2
 # taken and one undecided, which must count whatever it is
 for t in 2 1; do
 	{
-		echo "comm 4242 b"
-		echo "mmap 4242 0x10000 0x1000 0 $T_DIR/b"
-		echo "mmap 4242 $gone 0x1000 0 /nonexistent/libgone.so"
-		echo "event 1"
-		printf 'sample 4242 %s %x/%x/2/0/1 %x/%x/2/0/1\n' $r $r $b32 $c16 $r
+		b_and_gone
 		printf 'sample 4242 %#x %x/%x/2/0/1 %x/%x/%d/0/1 %x/%x/2/0/1\n' $((gone + 0x10)) \
 			$((gone + 0x40)) $((gone + 0x10)) $((gone + 0x20)) $((gone + 0x24)) $t \
 			$((gone + 0x30)) $((gone + 0x8))
@@ -241,18 +251,12 @@ done
 # libgone is the busiest binary and profiled; in PREFIX-1.data (undecided)
 # it is still chosen, and the conversion refuses
 busiest_pair() {
-	local rc
 	$R convert -f autofdo -o "$T_DIR/x.afdo" "$T_DIR/$1-2.data" 2>"$T_LOG" &&
 		grep -q 'autofdo profile of /nonexistent/libgone.so' "$T_LOG" &&
 		ok "autofdo (busiest): $2" ||
 		{ not_ok "autofdo (busiest) of $1-2"; sed 's/^/# /' "$T_LOG"; }
-	rm -f "$T_DIR/x.afdo"
-	$R convert -f autofdo -o "$T_DIR/x.afdo" "$T_DIR/$1-1.data" 2>"$T_LOG"
-	rc=$?
-	[ $rc -eq 1 ] && grep -q 'no autofdo output: .* 1 record .*libgone.so: not found' "$T_LOG" &&
-		! [ -e "$T_DIR/x.afdo" ] &&
-		ok "autofdo (busiest): $3" ||
-		{ not_ok "autofdo (busiest) of $1-1: status $rc"; sed 's/^/# /' "$T_LOG"; }
+	refused "autofdo (busiest): $3" "$T_DIR/x.afdo" \
+		'no autofdo output: .* 1 record .*libgone.so: not found' -f autofdo "$T_DIR/$1-1.data"
 }
 busiest_pair tie "libgone's 3 records outnumber b's 2" \
 	"an undecided record counts in choosing libgone, and refuses"
@@ -261,11 +265,7 @@ busiest_pair tie "libgone's 3 records outnumber b's 2" \
 # counted for libgone whatever it is
 for t in 2 1; do
 	{
-		echo "comm 4242 b"
-		echo "mmap 4242 0x10000 0x1000 0 $T_DIR/b"
-		echo "mmap 4242 $gone 0x1000 0 /nonexistent/libgone.so"
-		echo "event 1"
-		printf 'sample 4242 %s %x/%x/2/0/1 %x/%x/2/0/1\n' $r $r $b32 $c16 $r
+		b_and_gone
 		printf 'sample 4242 %s %x/%x/2/0/1 %x/%x/%d/0/1 %x/%x/2/0/1\n' $r $((gone + 0x28)) $r \
 			$((gone + 0x20)) $((gone + 0x24)) $t $c16 0x5000
 		printf 'sample 4242 %#x %x/%x/2/0/1 %x/%x/2/0/1 %x/%x/2/0/1\n' $((gone + 0x10)) \
