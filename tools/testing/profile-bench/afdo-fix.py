@@ -1,57 +1,125 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""Drop the inlined-callee records AutoFDO 0.19 writes with a corrupt name.
+"""Keep only the well-formed records of an AutoFDO 0.19 text profile.
 
   afdo-fix.py IN OUT
 
 create_llvm_prof 0.19 (Debian's autofdo) names an inlined callee through a
 string that is gone by the time the text profile is written
 (llvm_profile_writer.cc, LLVMProfileBuilder::VisitCallsite; google/autofdo
-issue #95), so some "OFFSET: NAME:SAMPLES" lines carry bytes of freed
-memory as NAME, which llvm-profdata and clang refuse.  Such a record and
-every line nested under it are dropped; the rest is kept as it is.  Says
-on standard error how many records and samples went.
+issue #95), so some "OFFSET: NAME:SAMPLES" lines carry stale bytes -
+pointer values - as NAME.  Those bytes may hold NUL (which ends the file
+for LLVM's line_iterator), newlines (which split the record), spaces,
+colons and digits, so which record a byte belongs to cannot be told
+reliably by looking at it.  Instead every line written must match the
+grammar of LLVM's text sample-profile reader (SampleProfReader.cpp,
+ParseHead() and ParseLine()), with names restricted to the characters a
+linkage name has:
+
+  NAME:TOTAL:HEAD                        function, column 0
+  <indent>OFF[.DISC]: COUNT[ NAME:COUNT]*  body line
+  <indent>OFF[.DISC]: NAME:COUNT         inlined callsite; its lines follow,
+                                         one space deeper
+
+A line that does not begin like one of these continues the one before it
+(a newline inside a name); the two are joined with '?', which no name
+has, so the joined record never validates.  A record that fails is
+dropped, and with it every deeper line after it: a function header takes
+its whole function, a callsite its inlined body, a body line (nothing is
+nested under one) only itself.
+Every line written is a line of IN, in IN's order.  Says on standard
+error what went.
 """
 import re
 import sys
 
-NAME = re.compile(rb'^[A-Za-z_.$][A-Za-z0-9_.$]*$')
-CALLSITE = re.compile(rb'^( +)[0-9]+(?:\.[0-9]+)?: (.*):([0-9]+)$', re.S)
-BODY = re.compile(rb'^ +[0-9]+(?:\.[0-9]+)?: [0-9]+')
-OPEN = re.compile(rb'^ +[0-9]+(?:\.[0-9]+)?: (?![0-9]+(?: |$))(?!.*:[0-9]+$)', re.S)
+NAME = rb'[A-Za-z_.$][A-Za-z0-9_.$]*'
+NUM = rb'[0-9]{1,20}'
+LOC = rb'([0-9]{1,5})(?:\.([0-9]{1,10}))?'
+HEADER = re.compile(rb'(' + NAME + rb'):(' + NUM + rb'):(' + NUM + rb')')
+BODY = re.compile(rb'( +)' + LOC + rb': (' + NUM + rb')((?: ' + NAME + rb':' + NUM + rb')*)')
+CALLSITE = re.compile(rb'( +)' + LOC + rb': (' + NAME + rb'):(' + NUM + rb')')
+# where a record begins: a header as above, or an indented location
+STARTS = re.compile(rb'(?:' + NAME + rb':' + NUM + rb':' + NUM + rb'$| +[0-9]+(?:\.[0-9]+)?: )')
+BODY_START = re.compile(rb' +[0-9]+(?:\.[0-9]+)?: [0-9]')
+TARGET_COUNT = re.compile(rb':(' + NUM + rb')(?= |$)')
+U64 = (1 << 64) - 1
+
+
+def fits(m, loc, nums):
+    """LLVM's limits: a 16-bit line offset, a 32-bit discriminator (groups
+    LOC and LOC + 1 of M), u64 counts"""
+    off, disc = m.group(loc), m.group(loc + 1)
+    if off is not None and int(off) > 0xffff:
+        return False
+    if disc is not None and int(disc) > 0xffffffff:
+        return False
+    return all(int(n) <= U64 for n in nums)
+
+
+def records(raw):
+    """IN's lines, a line that does not start a record (a blank one too:
+    create_llvm_prof writes none) joined to the last"""
+    out = []
+    for ln in raw.rstrip(b'\n').split(b'\n'):
+        if out and not STARTS.match(ln):
+            out[-1] += b'?' + ln
+        else:
+            out.append(ln)
+    return out
+
+
+def valid(rec):
+    """Does LLVM's reader take REC, a line without its newline?"""
+    m = HEADER.fullmatch(rec)
+    if m:
+        return all(int(n) <= U64 for n in m.group(2, 3))
+    m = BODY.fullmatch(rec)
+    if m:
+        return fits(m, 2, [m.group(4)] + TARGET_COUNT.findall(m.group(5)))
+    m = CALLSITE.fullmatch(rec)
+    return bool(m) and fits(m, 2, [m.group(5)])
+
+
+def fix(raw):
+    """(kept lines, what was dropped) for the profile RAW"""
+    kept = []
+    stats = {'records': 0, 'samples': 0, 'nested': 0, 'functions': 0}
+    skip = None  # drop every line deeper than this indent
+    for rec in records(raw):
+        indent = len(rec) - len(rec.lstrip(b' '))
+        if skip is not None:
+            if indent > skip:
+                stats['nested'] += 1
+                continue
+            skip = None
+        if valid(rec):
+            kept.append(rec)
+            continue
+        # What follows deeper was nested under REC (only headers and
+        # callsites have such lines): it has lost its parent.
+        skip = indent
+        stats['records'] += 1
+        if indent == 0:
+            stats['functions'] += 1
+        tail = re.search(rb':([0-9]+)$', rec)
+        if tail and not BODY_START.match(rec):
+            stats['samples'] += int(tail.group(1))
+    return kept, stats
 
 
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     with open(sys.argv[1], 'rb') as f:
-        raw = f.read().split(b'\n')
-    # a corrupt name may hold newlines: a callsite line that does not end
-    # in ":SAMPLES" goes on in the next line(s)
-    lines = []
-    for ln in raw:
-        if lines and OPEN.match(lines[-1]):
-            lines[-1] += b'?' + ln
-        else:
-            lines.append(ln)
-    out, skip, dropped, samples = [], None, 0, 0
-    for ln in lines:
-        indent = len(ln) - len(ln.lstrip(b' '))
-        if skip is not None:
-            if ln.strip() and indent > skip:
-                continue
-            skip = None
-        m = CALLSITE.match(ln)
-        if m and not NAME.match(m.group(2)):
-            skip = indent
-            dropped += 1
-            samples += int(m.group(3))
-            continue
-        out.append(ln)
+        raw = f.read()
+    kept, st = fix(raw)
     with open(sys.argv[2], 'wb') as f:
-        f.write(b'\n'.join(out))
-    print('afdo-fix: dropped %d inlined-callee records with corrupt names (%d samples)'
-          % (dropped, samples), file=sys.stderr)
+        f.write(b''.join(ln + b'\n' for ln in kept))
+    print('afdo-fix: dropped %d malformed records (%d callsite samples;'
+          ' %d functions), %d lines nested under them'
+          % (st['records'], st['samples'], st['functions'], st['nested']),
+          file=sys.stderr)
 
 
 if __name__ == '__main__':
