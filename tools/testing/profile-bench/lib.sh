@@ -25,6 +25,13 @@ TARGET=riscv64-linux-gnu
 PB_CFLAGS="-O2 -g -gdwarf-4"
 PB_LDFLAGS="-fuse-ld=lld -Wl,--emit-relocs -Wl,--no-rosegment"
 
+# last_words FILE N: FILE's last N non-blank lines on one line, bytes that
+# are not printable as '?' (a tool's error may quote binary data, and grep
+# would then only say "binary file matches", on stderr)
+last_words() {
+	grep -av '^[[:space:]]*$' "$1" | tail -n "$2" | tr '\n' ' ' | LC_ALL=C tr -c '[:print:]' '?'
+}
+
 # pin_of NAME: "PATH SHA256" from the sources file
 pin_of() {
 	awk -v n="$1" '$1 == n { print $2, $3 }' "$PB_DIR/sources"
