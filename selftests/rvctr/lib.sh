@@ -16,6 +16,29 @@ check() {
 	shift
 	if "$@"; then ok "$name"; else fail "$name"; fi
 }
+# set_online CPU 0|1: write cpuN/online.  Onlining right after offlining
+# can fail with EINVAL ("CPUn: failed to start"): arch/riscv reports a
+# dying CPU dead (cpuhp_ap_report_dead()) before that CPU asks SBI HSM to
+# stop its hart, so the next hart_start can find it still running or
+# STOP_PENDING ("CPUn may not have stopped").  The hart stops by itself
+# moments later; a busy host stretches the window (Documentation/bench.rst).
+# So onlining is retried for up to 2 s, and says so; anything else fails
+# at once, with the kernel's last words.
+set_online() {
+	local f=/sys/devices/system/cpu/cpu$1/online try err
+	for try in $(seq 20); do
+		if err=$(echo "$2" 2>&1 >"$f"); then
+			[ "$try" -eq 1 ] || diag "cpu$1: online=$2 on try $try"
+			return 0
+		fi
+		[ "$try" -eq 1 ] && diag "cpu$1: online=$2: ${err##*: }"
+		[ "$2" = 1 ] || break
+		sleep 0.1
+	done
+	diag "cpu$1: online=$2 failed, now online=$(cat "$f")"
+	dmesg | grep -E "CPU$1[ :]|HART" | tail -n 4 | sed 's/^/#   /'
+	return 1
+}
 tap_done() {
 	echo "1..$tap_n"
 	[ "$tap_failed" -eq 0 ] || exit 1

@@ -38,7 +38,7 @@ taskset -c 1 busybox seq 1 2000000 >/dev/null &
 sleep 1
 check "cpu1 goes offline while counting" bash -c "echo 0 > $cpu1"
 sleep 1
-check "cpu1 comes back online" bash -c "echo 1 > $cpu1"
+check "cpu1 comes back online" set_online 1 1
 wait "$stat_pid"
 diag "$(cat /tmp/hp-stat.txt | grep instructions)"
 count=$(grep instructions /tmp/hp-stat.txt | cut -d, -f1)
@@ -59,7 +59,7 @@ else
 fi
 
 for i in 1 2 3; do
-	echo 0 > $cpu1 && echo 1 > $cpu1 || break
+	set_online 1 0 && set_online 1 1 || break
 done
 check "offline/online three more times" test "$(cat $cpu1)" = 1
 check "no kernel warnings" bash -c "! dmesg | grep -E -q 'WARNING:|BUG:|Oops'"

@@ -168,10 +168,11 @@ if [ -n "$many" ]; then
 	sleep 1
 	good=0
 	for c in $(seq 1 $((harts - 1))); do
-		echo 0 >"/sys/devices/system/cpu/cpu$c/online" &&
-		echo 1 >"/sys/devices/system/cpu/cpu$c/online" &&
-		good=$((good + 1))
+		if set_online "$c" 0 && set_online "$c" 1; then
+			good=$((good + 1))
+		fi
 	done
+	diag "online after the hotplug: $(cat /sys/devices/system/cpu/online)"
 	touch "$tmp/hp-done"
 	wait $pid
 	rc=$?
