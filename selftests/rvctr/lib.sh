@@ -17,11 +17,11 @@ check() {
 	if "$@"; then ok "$name"; else fail "$name"; fi
 }
 # set_online CPU 0|1: write cpuN/online.  Onlining right after offlining
-# can fail with EINVAL ("CPUn: failed to start"): arch/riscv reports a
-# dying CPU dead (cpuhp_ap_report_dead()) before that CPU asks SBI HSM to
-# stop its hart, so the next hart_start can find it still running or
-# STOP_PENDING ("CPUn may not have stopped").  The hart stops by itself
-# moments later; a busy host stretches the window (Documentation/bench.rst).
+# can fail ("CPUn: failed to start"): arch/riscv reports a dying CPU dead
+# (cpuhp_ap_report_dead()) before that CPU asks SBI HSM to stop its hart,
+# so the next hart_start can find it still started (ENOTSUPP) or
+# STOP_PENDING (EINVAL).  The hart stops by itself moments later; a busy
+# host stretches the window (Documentation/bench.rst).
 # So onlining is retried for up to 2 s, and says so; anything else fails
 # at once, with the kernel's last words.
 set_online() {

@@ -13,17 +13,17 @@ for LLVM's line_iterator), newlines (which split the record), spaces,
 colons and digits, so which record a byte belongs to cannot be told
 reliably by looking at it.  Instead every line written must match the
 grammar of LLVM's text sample-profile reader (SampleProfReader.cpp,
-ParseHead() and ParseLine()), with names restricted to the characters a
-linkage name has:
+ParseHead() and ParseLine()), with the names of callsites and call
+targets restricted to the characters a linkage name has:
 
-  NAME:TOTAL:HEAD                        function, column 0
+  FUNCTION:TOTAL:HEAD                    function, column 0
   <indent>OFF[.DISC]: COUNT[ NAME:COUNT]*  body line
   <indent>OFF[.DISC]: NAME:COUNT         inlined callsite; its lines follow,
                                          one space deeper
 
 A line that does not begin like one of these continues the one before it
-(a newline inside a name); the two are joined with '?', which no name
-has, so the joined record never validates.  A record that fails is
+(a newline inside a name); the two are joined with a NUL, which no
+record may hold, so the joined record never validates.  A record that fails is
 dropped, and with it every deeper line after it: a function header takes
 its whole function, a callsite its inlined body, a body line (nothing is
 nested under one) only itself.
@@ -36,11 +36,15 @@ import sys
 NAME = rb'[A-Za-z_.$][A-Za-z0-9_.$]*'
 NUM = rb'[0-9]{1,20}'
 LOC = rb'([0-9]{1,5})(?:\.([0-9]{1,10}))?'
-HEADER = re.compile(rb'(' + NAME + rb'):(' + NUM + rb'):(' + NUM + rb')')
+# A function's name comes from the symbol table, not from the stale
+# string, and ParseHead() takes anything up to the last two ":NUM": any
+# printable name that does not start with a space or a '#' (a comment).
+HEADER = re.compile(rb'([!-"$-~][ -~]*):(' + NUM + rb'):(' + NUM + rb')')
 BODY = re.compile(rb'( +)' + LOC + rb': (' + NUM + rb')((?: ' + NAME + rb':' + NUM + rb')*)')
 CALLSITE = re.compile(rb'( +)' + LOC + rb': (' + NAME + rb'):(' + NUM + rb')')
-# where a record begins: a header as above, or an indented location
-STARTS = re.compile(rb'(?:' + NAME + rb':' + NUM + rb':' + NUM + rb'$| +[0-9]+(?:\.[0-9]+)?: )')
+# where a record begins: a line in column 0 that ParseHead() would take
+# for a function, or an indented location
+STARTS = re.compile(rb'(?:[^ \n].*:[0-9]+:[0-9]+$| +[0-9]+(?:\.[0-9]+)?: )', re.S)
 BODY_START = re.compile(rb' +[0-9]+(?:\.[0-9]+)?: [0-9]')
 TARGET_COUNT = re.compile(rb':(' + NUM + rb')(?= |$)')
 U64 = (1 << 64) - 1
@@ -63,7 +67,7 @@ def records(raw):
     out = []
     for ln in raw.rstrip(b'\n').split(b'\n'):
         if out and not STARTS.match(ln):
-            out[-1] += b'?' + ln
+            out[-1] += b'\0' + ln
         else:
             out.append(ln)
     return out
@@ -85,7 +89,7 @@ def fix(raw):
     """(kept lines, what was dropped) for the profile RAW"""
     kept = []
     stats = {'records': 0, 'samples': 0, 'nested': 0, 'functions': 0}
-    skip = None  # drop every line deeper than this indent
+    skip = 0  # drop every line deeper than this indent: none before a function
     for rec in records(raw):
         indent = len(rec) - len(rec.lstrip(b' '))
         if skip is not None:
@@ -117,7 +121,7 @@ def main():
     with open(sys.argv[2], 'wb') as f:
         f.write(b''.join(ln + b'\n' for ln in kept))
     print('afdo-fix: dropped %d malformed records (%d callsite samples;'
-          ' %d functions), %d lines nested under them'
+          ' %d functions), and %d lines nested under them or before the first function'
           % (st['records'], st['samples'], st['functions'], st['nested']),
           file=sys.stderr)
 
