@@ -21,9 +21,10 @@ targets restricted to the characters a linkage name has:
   <indent>OFF[.DISC]: NAME:COUNT         inlined callsite; its lines follow,
                                          one space deeper
 
-A line that does not begin like one of these continues the one before it
-(a newline inside a name); the two are joined with a NUL, which no
-record may hold, so the joined record never validates.  A record that fails is
+Every record ends in a digit.  A line that does not begin like one of
+these, or that follows a line not ending in a digit, continues the one
+before it (a newline inside a name); the two are joined with a NUL,
+which no record may hold, so the joined record never validates.  A record that fails is
 dropped, and with it every deeper line after it: a function header takes
 its whole function, a callsite its inlined body, a body line (nothing is
 nested under one) only itself.
@@ -38,13 +39,18 @@ NUM = rb'[0-9]{1,20}'
 LOC = rb'([0-9]{1,5})(?:\.([0-9]{1,10}))?'
 # A function's name comes from the symbol table, not from the stale
 # string, and ParseHead() takes anything up to the last two ":NUM": any
-# printable name that does not start with a space or a '#' (a comment).
-HEADER = re.compile(rb'([!-"$-~][ -~]*):(' + NUM + rb'):(' + NUM + rb')')
+# printable name that does not start with a space, a '#' (a comment) or
+# a '[' (SampleContext reads that as a calling context, and an empty one
+# crashes llvm-profdata 19).
+FUNCTION = rb'[!-"$-Z\\-~][ -~]*'
+HEADER = re.compile(rb'(' + FUNCTION + rb'):(' + NUM + rb'):(' + NUM + rb')')
 BODY = re.compile(rb'( +)' + LOC + rb': (' + NUM + rb')((?: ' + NAME + rb':' + NUM + rb')*)')
 CALLSITE = re.compile(rb'( +)' + LOC + rb': (' + NAME + rb'):(' + NUM + rb')')
-# where a record begins: a line in column 0 that ParseHead() would take
-# for a function, or an indented location
-STARTS = re.compile(rb'(?:[^ \n].*:[0-9]+:[0-9]+$| +[0-9]+(?:\.[0-9]+)?: )', re.S)
+# where a record may begin: a line in column 0 that ParseHead() would
+# take for a function (if its name is not one, the function is dropped
+# whole, rather than its lines kept under the one before), or an
+# indented location
+STARTS = re.compile(rb'(?:[^ ].*:[0-9]+:[0-9]+$| +[0-9]+(?:\.[0-9]+)?: )', re.S)
 BODY_START = re.compile(rb' +[0-9]+(?:\.[0-9]+)?: [0-9]')
 TARGET_COUNT = re.compile(rb':(' + NUM + rb')(?= |$)')
 U64 = (1 << 64) - 1
@@ -62,15 +68,17 @@ def fits(m, loc, nums):
 
 
 def records(raw):
-    """IN's lines, a line that does not start a record (a blank one too:
-    create_llvm_prof writes none) joined to the last"""
+    """IN's lines, a line joined to the one before (with a NUL, which no
+    record may hold) unless it starts a record and the one before ends as
+    every record does, in a digit.  A blank line is joined too:
+    create_llvm_prof writes none."""
     out = []
     for ln in raw.rstrip(b'\n').split(b'\n'):
-        if out and not STARTS.match(ln):
-            out[-1] += b'\0' + ln
+        if out and not (out[-1][-1][-1:].isdigit() and STARTS.match(ln)):
+            out[-1].append(ln)
         else:
-            out.append(ln)
-    return out
+            out.append([ln])
+    return [b'\0'.join(parts) for parts in out]
 
 
 def valid(rec):
