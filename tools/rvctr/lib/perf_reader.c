@@ -950,7 +950,7 @@ static struct qrec *qrec_alloc(struct rvctr_reader *r, size_t size)
 	struct qrec *q;
 
 	if (!c || c->cap - c->used < need) {
-		if (c && !c->live)
+		if (c && !c->live && need <= c->cap)
 			c->used = 0;	/* all delivered: start it over */
 		else
 			c = NULL;
@@ -960,6 +960,7 @@ static struct qrec *qrec_alloc(struct rvctr_reader *r, size_t size)
 			r->chunk->next = r->spare;
 			r->spare = r->chunk;
 		}
+		r->chunk = NULL;	/* on the spare list, or freed by its last qrec_free() */
 		if (r->spare && need <= CHUNK_BYTES) {
 			c = r->spare;
 			r->spare = c->next;

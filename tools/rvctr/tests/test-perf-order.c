@@ -647,6 +647,40 @@ static void test_large_mapped(void)
 	same_four_ways("large file: the same four ways", 0);
 }
 
+/*
+ * A timed record of nearly 64 KiB (the u16 size allows 65535) queued
+ * after the queue's chunk has delivered everything: the chunk is started
+ * over only if the record fits it, else a new one is allocated.  Records
+ * this large are real: --call-graph dwarf,65528, long RAW samples.
+ */
+static void test_large_record(void)
+{
+	static uint64_t big[65528 / 8];
+	struct rvctr_writer *w = open_file();
+	struct perf_event_header *h = (void *)big;
+	uint64_t rec[8];
+	char err[256];
+
+	if (!w)
+		return;
+	rvctr_writer__raw(w, rec, sample_rec(rec, 100, 0x1000));
+	rvctr_writer__raw(w, rec, round_rec(rec));
+	rvctr_writer__raw(w, rec, round_rec(rec));
+	/* a COMM of 65528 bytes: pid/tid, a long NUL-padded name, sample_id */
+	memset(big, 0, sizeof(big));
+	*h = (struct perf_event_header){ .type = PERF_RECORD_COMM, .size = sizeof(big) };
+	big[1] = 7 | 7ULL << 32;
+	memcpy(&big[2], "worker\0\0", 8);
+	big[65528 / 8 - 2] = 7 | 7ULL << 32;
+	big[65528 / 8 - 1] = 200;
+	rvctr_writer__raw(w, big, sizeof(big));
+	rvctr_writer__raw(w, rec, round_rec(rec));
+	rvctr_writer__raw(w, rec, sample_rec(rec, 300, 0x1004));
+	rvctr_writer__raw(w, rec, round_rec(rec));
+	rvctr_writer__close(w, err, sizeof(err));
+	same_four_ways("a 65528-byte record queued after its chunk emptied: the same four ways", 0);
+}
+
 int main(void)
 {
 	int fd = mkstemp(path);
@@ -666,6 +700,7 @@ int main(void)
 	test_sink_keeps();
 	test_pipe_round_trip();
 	test_large_mapped();
+	test_large_record();
 	unlink(path);
 	return tests_done();
 }
