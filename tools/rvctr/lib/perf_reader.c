@@ -79,7 +79,8 @@ struct id_slot {
 };
 
 enum warn_kind {
-	W_ATTRS, W_IDS, W_BUILD_IDS, W_UNKNOWN_ID, W_DATA_SIZE, W_QUEUE, W_FEATURES,
+	W_ATTRS, W_IDS, W_BUILD_IDS, W_BUILD_ID_NAME, W_UNKNOWN_ID, W_DATA_SIZE, W_QUEUE,
+	W_FEATURES,
 	W_NR,
 };
 
@@ -352,6 +353,13 @@ static int add_build_id(struct rvctr_reader *r, int32_t pid, uint16_t misc, cons
 {
 	struct rvctr_build_id *bi;
 
+	namelen = strnlen(name, namelen);
+	if (namelen >= sizeof(bi->filename)) {
+		/* cut short, it would be another file's: not kept */
+		warn(r, W_BUILD_ID_NAME, "a build id's file name of %zu bytes (more than %zu): "
+		     "that build id is ignored", namelen, sizeof(bi->filename) - 1);
+		return 0;
+	}
 	if (r->nr_build_ids >= MAX_BUILD_IDS) {
 		warn(r, W_BUILD_IDS, "more than %d build ids: the others are ignored", MAX_BUILD_IDS);
 		return 0;

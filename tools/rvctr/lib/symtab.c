@@ -8,6 +8,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <elfutils/libdwfl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +23,12 @@
 
 #define MAX_SEGS	64
 #define MAX_KALLSYMS	(64u << 20)	/* bytes of a kallsyms file */
+/*
+ * The paths looked at: a directory (--symfs, --buildid-dir: less than
+ * PATH_MAX, rvctr_symtab__check_find()) and a recorded name or a build-id
+ * path under it.  One that does not fit is an error, never cut short.
+ */
+#define PATH_BUF	(2 * PATH_MAX)
 
 struct sym {
 	uint64_t addr, size;
@@ -580,23 +589,69 @@ static struct rvctr_symtab *try_file(const struct rvctr_symfind *f, const char *
 	return t;
 }
 
-static const char *buildid_dir(const struct rvctr_symfind *f, char *buf, size_t len)
+/*
+ * @buf = the text of @fmt, or -1 when it does not fit: a path cut short
+ * is another file's, so it is never looked at.
+ */
+static int path_fmt(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int path_fmt(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len) {
+		buf[0] = 0;
+		return -1;
+	}
+	return 0;
+}
+
+static int too_long(const char *what, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: a path to look for it at is longer than %d bytes (--symfs, "
+		 "--buildid-dir, $PERF_BUILDID_DIR or $HOME too long)", what, PATH_BUF - 1);
+	return -1;
+}
+
+/* perf's build-id cache in *@dir (NULL: none), or -1 when $HOME is too long */
+static int buildid_dir(const struct rvctr_symfind *f, char *buf, size_t len, const char **dir)
 {
 	const char *home = getenv("HOME");
 
-	if (f->buildid_dir)
-		return f->buildid_dir;
-	if (getenv("PERF_BUILDID_DIR"))
-		return getenv("PERF_BUILDID_DIR");
-	snprintf(buf, len, "%s/.debug", home ? home : "");
-	return home ? buf : NULL;
+	*dir = f->buildid_dir;
+	if (!*dir)
+		*dir = getenv("PERF_BUILDID_DIR");
+	if (*dir || !home)
+		return 0;
+	*dir = buf;
+	return path_fmt(buf, len, "%s/.debug", home);
+}
+
+int rvctr_symtab__check_find(const struct rvctr_symfind *f, char *err, size_t errlen)
+{
+	const char *dirs[2] = { f->symfs, f->buildid_dir };
+	const char *opts[2] = { "--symfs", "--buildid-dir" };
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		if (dirs[i] && strlen(dirs[i]) >= PATH_MAX) {
+			snprintf(err, errlen, "%s: %zu bytes, longer than a path can be (%d)",
+				 opts[i], strlen(dirs[i]), PATH_MAX - 1);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static struct rvctr_symtab *find_kernel(const struct rvctr_symfind *f, const char *cache,
 					const char *hex, int modules, char *err, size_t errlen)
 {
 	struct rvctr_symtab *t = NULL;
-	char path[8192 + 64];
+	char path[PATH_BUF];
 
 	/* a vmlinux has no module symbols: they come from kallsyms only */
 	if (f->vmlinux && !modules)
@@ -607,15 +662,20 @@ static struct rvctr_symtab *find_kernel(const struct rvctr_symfind *f, const cha
 		return NULL;
 	}
 	if (cache && *hex) {
-		snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/%s/kallsyms", cache, hex);
+		if (path_fmt(path, sizeof(path), "%s/[kernel.kallsyms]/%s/kallsyms", cache, hex)) {
+			too_long("kernel", err, errlen);
+			return NULL;
+		}
 		if (is_file(path))
 			return rvctr_symtab__load_kallsyms(path, err, errlen);
 	}
 	if (f->kallsyms)
 		return rvctr_symtab__load_kallsyms(f->kallsyms, err, errlen);
 	if (f->symfs && *f->symfs) {
-		snprintf(path, sizeof(path), "%s/proc/kallsyms", f->symfs);
-		t = rvctr_symtab__load_kallsyms(path, err, errlen);
+		if (path_fmt(path, sizeof(path), "%s/proc/kallsyms", f->symfs))
+			too_long("kernel", err, errlen);
+		else
+			t = rvctr_symtab__load_kallsyms(path, err, errlen);
 	} else {
 		snprintf(err, errlen, "kernel: no --vmlinux, --kallsyms or --symfs");
 	}
@@ -626,44 +686,56 @@ struct rvctr_symtab *rvctr_symtab__find(const struct rvctr_symfind *f, const cha
 					const uint8_t *id, unsigned int id_len, int *mismatch,
 					char *err, size_t errlen)
 {
-	const char *symfs = f->symfs ? f->symfs : "";
-	char hex[41] = "", cache_buf[4096], path[8192 + 64], debug_path[8192];
-	const char *cache = buildid_dir(f, cache_buf, sizeof(cache_buf));
+	const char *symfs = f->symfs ? f->symfs : "", *cache;
+	char hex[41] = "", cache_buf[PATH_BUF], path[PATH_BUF], debug_path[PATH_BUF];
 	struct rvctr_symtab *t = NULL;
 	char why[512] = "";
 
 	*mismatch = 0;
+	if (buildid_dir(f, cache_buf, sizeof(cache_buf), &cache)) {
+		too_long(name, err, errlen);
+		return NULL;
+	}
 	if (id_len > 20)
 		id_len = 20;
 	hex_id(hex, id, id_len);
 	if (rvctr_symtab__is_kernel_name(name))
 		return find_kernel(f, cache, hex, 0, err, errlen);
 	/* debug files: the system's (under symfs), then elfutils' defaults */
-	snprintf(debug_path, sizeof(debug_path), "+:.debug:%s/usr/lib/debug", symfs);
+	if (path_fmt(debug_path, sizeof(debug_path), "+:.debug:%s/usr/lib/debug", symfs))
+		goto too_long;
 	if (id_len && cache) {
-		snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/elf", cache, hex, hex + 2);
+		if (path_fmt(path, sizeof(path), "%s/.build-id/%.2s/%s/elf", cache, hex, hex + 2))
+			goto too_long;
 		t = try_file(f, path, debug_path, id, id_len, mismatch, why, sizeof(why));
 		if (!t) {
-			snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s", cache, hex, hex + 2);
+			if (path_fmt(path, sizeof(path), "%s/.build-id/%.2s/%s", cache, hex,
+				     hex + 2))
+				goto too_long;
 			t = try_file(f, path, debug_path, id, id_len, mismatch, why, sizeof(why));
 		}
 	}
 	if (!t && name[0] == '/') {
-		snprintf(path, sizeof(path), "%s%s", symfs, name);
+		if (path_fmt(path, sizeof(path), "%s%s", symfs, name))
+			goto too_long;
 		t = try_file(f, path, debug_path, id, id_len, mismatch, why, sizeof(why));
 	}
 	if (!t && id_len) {
-		snprintf(path, sizeof(path), "%s/usr/lib/debug/.build-id/%.2s/%s", symfs, hex,
-			 hex + 2);
+		if (path_fmt(path, sizeof(path), "%s/usr/lib/debug/.build-id/%.2s/%s", symfs, hex,
+			     hex + 2))
+			goto too_long;
 		t = try_file(f, path, debug_path, id, id_len, mismatch, why, sizeof(why));
 		/* a debug file alone: symbols, no code */
 		if (!t && !f->code_only) {
-			strcat(path, ".debug");
+			if (path_fmt(path, sizeof(path), "%s/usr/lib/debug/.build-id/%.2s/%s.debug",
+				     symfs, hex, hex + 2))
+				goto too_long;
 			t = try_file(f, path, debug_path, id, id_len, mismatch, why, sizeof(why));
 		}
 		if (!t && cache && !f->code_only) {
-			snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/debug", cache, hex,
-				 hex + 2);
+			if (path_fmt(path, sizeof(path), "%s/.build-id/%.2s/%s/debug", cache, hex,
+				     hex + 2))
+				goto too_long;
 			t = try_file(f, path, debug_path, id, id_len, mismatch, why, sizeof(why));
 		}
 	}
@@ -675,15 +747,23 @@ struct rvctr_symtab *rvctr_symtab__find(const struct rvctr_symfind *f, const cha
 	else
 		*mismatch = 0;
 	return t;
+too_long:
+	too_long(name, err, errlen);
+	*mismatch = 0;
+	return NULL;
 }
 
 struct rvctr_symtab *rvctr_symtab__find_kallsyms(const struct rvctr_symfind *f,
 						 const uint8_t *kernel_id, unsigned int id_len,
 						 char *err, size_t errlen)
 {
-	char hex[41] = "", cache_buf[4096];
-	const char *cache = buildid_dir(f, cache_buf, sizeof(cache_buf));
+	char hex[41] = "", cache_buf[PATH_BUF];
+	const char *cache;
 
+	if (buildid_dir(f, cache_buf, sizeof(cache_buf), &cache)) {
+		too_long("kernel", err, errlen);
+		return NULL;
+	}
 	hex_id(hex, kernel_id, id_len > 20 ? 20 : id_len);
 	return find_kernel(f, cache, hex, 1, err, errlen);
 }

@@ -138,6 +138,12 @@ struct rvctr_symtab *rvctr_symtab__find(const struct rvctr_symfind *f, const cha
 struct rvctr_symtab *rvctr_symtab__find_kallsyms(const struct rvctr_symfind *f,
 						 const uint8_t *kernel_id, unsigned int id_len,
 						 char *err, size_t errlen);
+/*
+ * Are @f's directories (--symfs, --buildid-dir) short enough to look
+ * under (shorter than PATH_MAX)?  -1 with @err if not.  A path that does
+ * not fit is never cut short: rvctr_symtab__find() fails on it instead.
+ */
+int rvctr_symtab__check_find(const struct rvctr_symfind *f, char *err, size_t errlen);
 /* Is @name the kernel's map ("[kernel.kallsyms]..." as perf names it)? */
 int rvctr_symtab__is_kernel_name(const char *name);
 
