@@ -233,21 +233,36 @@ fail_dwfl:
 	return NULL;
 }
 
-static struct rvctr_symtab *load_path(const char *path, const char *debug_path, int code_only,
-				      char *err, size_t errlen)
+/*
+ * @path opened for reading if it is a regular file, else -1 with @err.
+ * The open never waits: O_NONBLOCK for a FIFO (or a device) put there
+ * after a stat() said it was a file, O_NOCTTY for a terminal; what was
+ * opened is then checked on the descriptor, not the name.
+ */
+static int open_regular(const char *path, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	struct stat st;
 
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
+		return -1;
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		snprintf(err, errlen, "%s: not a regular file", path);
 		close(fd);
-		return NULL;
+		return -1;
 	}
+	return fd;
+}
+
+static struct rvctr_symtab *load_path(const char *path, const char *debug_path, int code_only,
+				      char *err, size_t errlen)
+{
+	int fd = open_regular(path, err, errlen);
+
+	if (fd < 0)
+		return NULL;
 	return load_fd(fd, path, debug_path, !code_only, !code_only, err, errlen);
 }
 
@@ -282,12 +297,16 @@ struct rvctr_symtab *rvctr_symtab__parse(const void *buf, size_t len, char *err,
 struct rvctr_symtab *rvctr_symtab__load_kallsyms(const char *path, char *err, size_t errlen)
 {
 	struct rvctr_symtab *t = calloc(1, sizeof(*t));
-	FILE *f = fopen(path, "r");
+	int fd = t ? open_regular(path, err, errlen) : -1;
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	size_t cap = 0, used = 0, names_cap = 0;
 	char line[512];
 
 	if (!t || !f) {
-		snprintf(err, errlen, "%s: %s", path, t ? strerror(errno) : "out of memory");
+		if (!t || fd >= 0)
+			snprintf(err, errlen, "%s: %s", path, t ? strerror(errno) : "out of memory");
+		if (fd >= 0)
+			close(fd);
 		goto fail;
 	}
 	t->kallsyms = 1;
@@ -647,6 +666,50 @@ int rvctr_symtab__check_find(const struct rvctr_symfind *f, char *err, size_t er
 	return 0;
 }
 
+/*
+ * @buf = @root, then @name's components under it, "." and ".." taken by
+ * name (a recorded name comes from the kernel's d_path(), which has
+ * neither): 0, or -1 when a ".." would leave @root (--symfs), -2 when the
+ * path does not fit.  What is under @root is not looked at: a symbolic
+ * link there is followed wherever it points, as perf does (the user made
+ * the symfs; a perf.data only names paths in it).
+ */
+static int join_under(char *buf, size_t len, const char *root, const char *name)
+{
+	size_t n, rootlen;
+	const char *p = name, *e;
+
+	if (path_fmt(buf, len, "%s", root))
+		return -2;
+	rootlen = n = strlen(buf);
+	while (*p) {
+		while (*p == '/')
+			p++;
+		e = strchrnul(p, '/');
+		if (e == p || (e - p == 1 && p[0] == '.')) {
+			p = e;
+			continue;
+		}
+		if (e - p == 2 && p[0] == '.' && p[1] == '.') {
+			if (n == rootlen)
+				return -1;
+			while (buf[n - 1] != '/')
+				n--;
+			buf[--n] = 0;
+			p = e;
+			continue;
+		}
+		if ((size_t)(e - p) + 1 >= len - n)
+			return -2;
+		buf[n++] = '/';
+		memcpy(buf + n, p, e - p);
+		n += e - p;
+		buf[n] = 0;
+		p = e;
+	}
+	return 0;
+}
+
 static struct rvctr_symtab *find_kernel(const struct rvctr_symfind *f, const char *cache,
 					const char *hex, int modules, char *err, size_t errlen)
 {
@@ -716,9 +779,15 @@ struct rvctr_symtab *rvctr_symtab__find(const struct rvctr_symfind *f, const cha
 		}
 	}
 	if (!t && name[0] == '/') {
-		if (path_fmt(path, sizeof(path), "%s%s", symfs, name))
+		int in = join_under(path, sizeof(path), symfs, name);
+
+		if (in == -2)
 			goto too_long;
-		t = try_file(f, path, debug_path, id, id_len, mismatch, why, sizeof(why));
+		if (in)
+			snprintf(why, sizeof(why), "%s: its \"..\" lead out of %s: not opened", name,
+				 *symfs ? "--symfs" : "/");
+		else
+			t = try_file(f, path, debug_path, id, id_len, mismatch, why, sizeof(why));
 	}
 	if (!t && id_len) {
 		if (path_fmt(path, sizeof(path), "%s/usr/lib/debug/.build-id/%.2s/%s", symfs, hex,
