@@ -15,7 +15,11 @@
 #include <rvctr/perf_data.h>
 #include "perf_format.h"
 
-#define MAX_IDS			(1u << 20)	/* all attributes together */
+/*
+ * Ids read, all attributes together (the same ids read twice count twice:
+ * the work is bounded, not only the table)
+ */
+#define MAX_IDS			(1u << 20)
 #define MAX_BUILD_IDS		4096
 #define MAX_FEAT_BYTES		(16u << 20)
 #define MAX_DECOMP_BYTES	(64u << 20)	/* decompressed, not yet read */
@@ -109,6 +113,7 @@ struct rvctr_reader {
 	char *names[RVCTR_MAX_ATTRS];
 	struct id_slot *idmap;
 	unsigned int idmap_cap, nr_ids;
+	uint64_t ids_read;		/* file mode: ids read from the attributes */
 	char arch[64];
 	int has_arch;
 	struct rvctr_build_id *build_ids;
@@ -299,14 +304,29 @@ static int read_attrs(struct rvctr_reader *r)
 		struct perf_section s;
 		int ret;
 
+		/*
+		 * Past the limits nothing more is read (perf keeps every
+		 * attribute and id, and reads them all): their samples are
+		 * skipped, with a warning.  Attributes may all point at the
+		 * same ids; what is read stays bounded all the same.
+		 */
+		if (i >= RVCTR_MAX_ATTRS) {
+			warn(r, W_ATTRS, "more than %d attributes (%llu): samples of the others "
+			     "are skipped", RVCTR_MAX_ATTRS, (unsigned long long)n);
+			break;
+		}
 		if (read_at(r, r->hdr.attrs.offset + i * asz, buf, asz, "attribute"))
 			return -1;
 		memcpy(&s, buf + asz - 16, sizeof(s));
 		if (section_ok(r, &s, "attribute ids"))
 			return -1;
 		nids = s.size / 8;
-		if (nids > MAX_IDS)
-			nids = MAX_IDS;	/* add_attr() warns */
+		if (nids > MAX_IDS - r->ids_read) {
+			warn(r, W_IDS, "more than %u sample ids: samples of the others are skipped",
+			     MAX_IDS);
+			nids = MAX_IDS - r->ids_read;
+		}
+		r->ids_read += nids;
 		ids = malloc(nids ? nids * 8 : 1);
 		if (!ids)
 			return fail(r, "out of memory");

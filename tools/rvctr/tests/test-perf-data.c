@@ -4,10 +4,12 @@
  * COMM/MMAP2/SAMPLE records; and the reader's errors on damaged files.
  */
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rvctr/perf_data.h>
 
+#include "lib/perf_format.h"
 #include "tests.h"
 
 static char path[] = "/tmp/rvctr-test-XXXXXX";
@@ -235,6 +237,98 @@ static void test_errors(void)
 	T_OK(strstr(err, "corrupt record header") != NULL, "naming the record header");
 }
 
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * @nr_attrs attributes whose ids are all the same @nr_ids ids (a crafted
+ * file: perf writes each attribute its own): the reader's work must be
+ * bounded by its limits (64 attributes, 1 Mi ids), not by how often the
+ * file points at the same bytes.  Returns the warnings, joined.
+ */
+static int read_shared_ids(unsigned int nr_attrs, unsigned int nr_ids, char *warn, size_t len,
+			   double *secs)
+{
+	const uint64_t asz = sizeof(struct perf_event_attr) + sizeof(struct perf_section);
+	uint64_t ids_off = sizeof(struct perf_file_header) + nr_attrs * asz;
+	uint64_t size = ids_off + nr_ids * 8ULL;
+	unsigned char *buf = calloc(1, size);
+	struct perf_file_header h = {
+		.magic = PERF_MAGIC2, .size = sizeof(h), .attr_size = asz,
+		.attrs = { sizeof(h), nr_attrs * asz }, .data = { size, 0 },
+	};
+	struct perf_event_attr a = brstack_attr();
+	struct perf_section ids = { ids_off, nr_ids * 8ULL };
+	struct rvctr_reader *r;
+	struct rvctr_event ev;
+	unsigned int i;
+	double t0;
+	char err[256];
+	int ret;
+
+	if (!buf)
+		return -3;
+	a.size = sizeof(a);
+	a.sample_type |= PERF_SAMPLE_IDENTIFIER;
+	memcpy(buf, &h, sizeof(h));
+	for (i = 0; i < nr_attrs; i++) {
+		memcpy(buf + sizeof(h) + i * asz, &a, sizeof(a));
+		memcpy(buf + sizeof(h) + i * asz + sizeof(a), &ids, sizeof(ids));
+	}
+	for (i = 0; i < nr_ids; i++) {
+		uint64_t id = i + 1;
+
+		memcpy(buf + ids_off + 8ULL * i, &id, 8);
+	}
+	t0 = cpu_seconds();
+	r = rvctr_reader__open_memory(buf, size, err, sizeof(err));
+	ret = -2;
+	if (r) {
+		while ((ret = rvctr_reader__next(r, &ev)) > 0)
+			;
+		*secs = cpu_seconds() - t0;
+		warn[0] = 0;
+		for (i = 0; i < rvctr_reader__nr_warnings(r); i++)
+			snprintf(warn + strlen(warn), len - strlen(warn), "%s; ",
+				 rvctr_reader__warning(r, i));
+		rvctr_reader__close(r);
+	} else {
+		*secs = cpu_seconds() - t0;
+		snprintf(warn, len, "%s", err);
+	}
+	free(buf);
+	return ret;
+}
+
+static void test_shared_ids(void)
+{
+	char warn[1024];
+	double secs;
+	int ret;
+
+	/* 4000 attributes x 128 Ki ids: 4 GB of ids for the old reader */
+	ret = read_shared_ids(4000, 128 << 10, warn, sizeof(warn), &secs);
+	T_EQ(ret, 0, "4000 attributes sharing 128 Ki ids: read");
+	T_OK(strstr(warn, "more than 64 attributes (4000)"), "4000 attributes: the limit's warning");
+	T_OK(secs < 0.5, "4000 attributes sharing 128 Ki ids: read in < 0.5 s of CPU");
+	printf("# %.3f s: %s\n", secs, warn);
+	/* 64 attributes x 1 Mi ids: the limit of ids once, not 64 times */
+	ret = read_shared_ids(64, 1 << 20, warn, sizeof(warn), &secs);
+	T_EQ(ret, 0, "64 attributes sharing 1 Mi ids: read");
+	T_OK(secs < 0.5, "64 attributes sharing 1 Mi ids: read in < 0.5 s of CPU");
+	printf("# %.3f s: %s\n", secs, warn);
+	ret = read_shared_ids(64, 1 << 14, warn, sizeof(warn), &secs);
+	T_OK(!ret && !strstr(warn, "sample ids"), "64 attributes x 16 Ki ids: within the limit");
+	ret = read_shared_ids(64, (1 << 14) + 1, warn, sizeof(warn), &secs);
+	T_OK(!ret && strstr(warn, "sample ids"),
+	     "64 attributes x (16 Ki + 1) ids: past the limit of ids read, said");
+}
+
 int main(void)
 {
 	int fd = mkstemp(path);
@@ -245,6 +339,7 @@ int main(void)
 	test_round_trip();
 	test_multi_attr();
 	test_errors();
+	test_shared_ids();
 	unlink(path);
 	return tests_done();
 }
