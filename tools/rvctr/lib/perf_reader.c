@@ -83,8 +83,8 @@ struct id_slot {
 };
 
 enum warn_kind {
-	W_ATTRS, W_IDS, W_BUILD_IDS, W_BUILD_ID_NAME, W_UNKNOWN_ID, W_DATA_SIZE, W_QUEUE,
-	W_FEATURES,
+	W_ATTRS, W_IDS, W_BUILD_IDS, W_BUILD_ID_NAME, W_NAME_LONG, W_UNKNOWN_ID, W_DATA_SIZE,
+	W_QUEUE, W_FEATURES,
 	W_NR,
 };
 
@@ -1295,7 +1295,12 @@ static int parse_comm(struct rvctr_reader *r, struct cursor *c, struct rvctr_com
 			    (unsigned long long)data_offset(r));
 	m->pid = (uint32_t)v;
 	m->tid = (uint32_t)(v >> 32);
-	snprintf(m->comm, sizeof(m->comm), "%s", (const char *)c->p);
+	/*
+	 * The bytes measured, not read again: a mapped file may change under
+	 * the reader.  A comm is 16 bytes (TASK_COMM_LEN); a longer one is
+	 * cut, it is only shown.
+	 */
+	snprintf(m->comm, sizeof(m->comm), "%.*s", (int)n, (const char *)c->p);
 	return 0;
 }
 
@@ -1327,7 +1332,16 @@ static int parse_mmap(struct rvctr_reader *r, struct cursor *c, uint32_t type, u
 	if (c->bad || n == c->left)
 		return fail(r, "corrupt MMAP record at data offset %llu",
 			    (unsigned long long)data_offset(r));
-	snprintf(m->filename, sizeof(m->filename), "%s", (const char *)c->p);
+	if (n >= sizeof(m->filename)) {
+		/* cut short, it would be another file's: named as the kernel names one too long */
+		warn(r, W_NAME_LONG, "a mapped file's name of %zu bytes (more than %zu): named "
+		     "//toolong, its samples not symbolized", n, sizeof(m->filename) - 1);
+		snprintf(m->filename, sizeof(m->filename), "//toolong");
+		return 0;
+	}
+	/* the bytes measured (a mapped file may change under the reader) */
+	memcpy(m->filename, c->p, n);
+	m->filename[n] = 0;
 	return 0;
 }
 

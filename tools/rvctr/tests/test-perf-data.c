@@ -3,6 +3,8 @@
  * perf.data writer -> reader round trips: attributes, names, ids, features,
  * COMM/MMAP2/SAMPLE records; and the reader's errors on damaged files.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -329,6 +331,116 @@ static void test_shared_ids(void)
 	     "64 attributes x (16 Ki + 1) ids: past the limit of ids read, said");
 }
 
+/*
+ * A file with one attribute (no sample_id_all) and one MMAP2 record,
+ * the last bytes of @buf, whose name of @name_len bytes ends at its
+ * last byte.  Returns the file's size.
+ */
+static size_t mmap_file(unsigned char *buf, size_t cap, size_t name_len)
+{
+	const uint64_t asz = sizeof(struct perf_event_attr) + sizeof(struct perf_section);
+	const size_t data_off = sizeof(struct perf_file_header) + asz;
+	const size_t rec = sizeof(struct perf_event_header) + 8 * 8 + name_len;
+	struct perf_file_header h = {
+		.magic = PERF_MAGIC2, .size = sizeof(h), .attr_size = asz,
+		.attrs = { sizeof(h), asz }, .data = { data_off, rec },
+	};
+	struct perf_event_attr a = brstack_attr();
+	struct perf_event_header eh = { .type = PERF_RECORD_MMAP2, .size = rec };
+	const uint64_t body[8] = { 42 | 42ULL << 32, 0x10000, 0x1000 };
+
+	if (data_off + rec > cap || rec % 8)
+		return 0;
+	a.size = sizeof(a);
+	a.sample_id_all = 0;
+	memset(buf, 0, data_off + rec);
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + sizeof(h), &a, sizeof(a));
+	memcpy(buf + data_off, &eh, sizeof(eh));
+	memcpy(buf + data_off + sizeof(eh), body, sizeof(body));
+	memset(buf + data_off + sizeof(eh) + sizeof(body), 'a', name_len - 1);
+	buf[data_off + sizeof(eh) + sizeof(body)] = '/';
+	return data_off + rec;
+}
+
+/* A name longer than a map's name holds: the kernel's //toolong, never cut short. */
+static void test_name_too_long(void)
+{
+	static unsigned char file[4096];
+	size_t len = mmap_file(file, sizeof(file), 2048);
+	struct rvctr_reader *r = rvctr_reader__open_memory(file, len, NULL, 0);
+	struct rvctr_event ev;
+
+	T_OK(r && rvctr_reader__next(r, &ev) > 0 && ev.type == PERF_RECORD_MMAP2,
+	     "MMAP2 of a 2047-byte name: read");
+	if (!r)
+		return;
+	T_STREQ(ev.mmap.filename, "//toolong", "MMAP2 of a 2047-byte name: named //toolong");
+	T_OK(rvctr_reader__nr_warnings(r) && strstr(rvctr_reader__warning(r, 0), "//toolong"),
+	     "MMAP2 of a 2047-byte name: a warning says so");
+	rvctr_reader__close(r);
+}
+
+static atomic_int flipping;
+
+/* The name's end in a mapped file that another process writes to. */
+static void *flip(void *p)
+{
+	volatile unsigned char *last = p;
+
+	while (atomic_load_explicit(&flipping, memory_order_relaxed))
+		*last = *last ? 0 : 'a';
+	return NULL;
+}
+
+/*
+ * A name is read once, to the length measured: with its last byte
+ * changing under the reader (as in a file changed while mapped), the
+ * name read never runs past the record (ASan: heap-buffer-overflow), and
+ * is one of the two the record held.
+ */
+static void test_name_changing(size_t name_len)
+{
+	static unsigned char file[4096];
+	size_t len = mmap_file(file, sizeof(file), name_len), bad = 0, runs = 0;
+	struct rvctr_event ev;
+	unsigned char *buf;
+	pthread_t t;
+	double t0;
+	char err[256];
+
+	T_OK(len, "a file with an MMAP2 record at its end");
+	buf = malloc(len);
+	if (!len || !buf)
+		return;
+	memcpy(buf, file, len);
+	atomic_store(&flipping, 1);
+	if (pthread_create(&t, NULL, flip, buf + len - 1)) {
+		free(buf);
+		return;
+	}
+	t0 = cpu_seconds();
+	while (cpu_seconds() - t0 < 1.0) {
+		struct rvctr_reader *r = rvctr_reader__open_memory(buf, len, err, sizeof(err));
+
+		runs++;
+		if (!r)
+			continue;
+		if (rvctr_reader__next(r, &ev) > 0 && ev.type == PERF_RECORD_MMAP2 &&
+		    strlen(ev.mmap.filename) != (name_len - 1 >= sizeof(ev.mmap.filename) ?
+						 strlen("//toolong") : name_len - 1))
+			bad++;
+		rvctr_reader__close(r);
+	}
+	atomic_store(&flipping, 0);
+	pthread_join(t, NULL);
+	free(buf);
+	snprintf(err, sizeof(err), "a name of %zu bytes changing under the reader: read to the "
+		 "length measured", name_len - 1);
+	T_EQ(bad, 0, err);
+	printf("# %zu runs\n", runs);
+}
+
 int main(void)
 {
 	int fd = mkstemp(path);
@@ -340,6 +452,9 @@ int main(void)
 	test_multi_attr();
 	test_errors();
 	test_shared_ids();
+	test_name_too_long();
+	test_name_changing(512);
+	test_name_changing(2048);
 	unlink(path);
 	return tests_done();
 }
