@@ -10,7 +10,6 @@
 #include <gelf.h>
 #include <limits.h>
 #include <stdarg.h>
-#include <stddef.h>
 #include <elfutils/libdwfl.h>
 #include <stdio.h>
 #include <stdlib.h>
