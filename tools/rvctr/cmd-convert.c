@@ -530,6 +530,11 @@ int cmd_convert(int argc, char **argv)
 		inputs[nr++] = default_input;
 	c.code.symfs = c.find.symfs;
 	c.code.buildid_dir = c.find.buildid_dir;
+	if (rvctr_symtab__check_find(&c.find, c.err, sizeof(c.err))) {
+		free(c.binary);
+		filter__delete(c.filter);
+		return error("%s", c.err);
+	}
 	c.so.find = &c.code;
 	/* perf.data output keeps every record: no binary is read to decide */
 	c.so.keep_not_taken = !c.ops->ranges && !c.ops->taken_only;

@@ -113,8 +113,9 @@ static int parse_filter(const char *s, uint64_t *out)
 	char buf[256], *tok, *save;
 	unsigned int i;
 
-	snprintf(buf, sizeof(buf), "%s", s);
 	*out = 0;
+	if ((size_t)snprintf(buf, sizeof(buf), "%s", s) >= sizeof(buf))
+		return -1;
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		for (i = 0; i < sizeof(branch_filters) / sizeof(branch_filters[0]); i++)
 			if (!strcmp(tok, branch_filters[i].name))
@@ -407,7 +408,10 @@ static void synth_process(struct recorder *r, pid_t pid)
 		m.start = start;
 		m.len = end - start;
 		m.pgoff = off;
-		snprintf(m.filename, sizeof(m.filename), "%s", line + name_at);
+		/* a name too long for the record is left out, never cut short */
+		if ((size_t)snprintf(m.filename, sizeof(m.filename), "%s", line + name_at) >=
+		    sizeof(m.filename))
+			continue;
 		rvctr_writer__mmap2(r->w, &m, 0, 0);
 		note_file(r, m.filename);
 	}

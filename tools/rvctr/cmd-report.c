@@ -197,6 +197,11 @@ int cmd_report(int argc, char **argv)
 	/* the binaries whose instructions decide ctr_ntbr records */
 	find = (struct rvctr_symfind){ .symfs = symfs, .buildid_dir = buildid_dir,
 				       .kallsyms = kallsyms, .vmlinux = vmlinux };
+	if (rvctr_symtab__check_find(&find, err, sizeof(err))) {
+		free(binary);
+		filter__delete(f);
+		return error("%s", err);
+	}
 	so.find = &find;
 	r = rvctr_report__new(symfs);
 	if (!r)

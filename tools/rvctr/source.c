@@ -137,7 +137,13 @@ static int load_binary(struct source *s, char *err, size_t errlen)
 	s->binmap.pgoff = seg.offset & ~0xfffULL;
 	s->binmap.len = seg.vaddr + seg.memsz - s->binmap.start;
 	s->binmap.prot = 5;	/* PROT_READ | PROT_EXEC */
-	snprintf(s->binmap.filename, sizeof(s->binmap.filename), "%s", s->o.binary);
+	if ((size_t)snprintf(s->binmap.filename, sizeof(s->binmap.filename), "%s",
+			     s->o.binary) >= sizeof(s->binmap.filename)) {
+		snprintf(err, errlen, "%.64s...: a path longer than %zu bytes, more than a map's "
+			 "name holds", s->o.binary, sizeof(s->binmap.filename) - 1);
+		rvctr_symtab__delete(t);
+		return -1;
+	}
 	s->pending = 2;
 	rvctr_symtab__delete(t);
 	return 0;

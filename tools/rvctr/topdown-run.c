@@ -46,7 +46,8 @@ static const char *sysfs_format(void *ctx, const char *term)
 {
 	char path[512];
 
-	snprintf(path, sizeof(path), PMU_DIR "/format/%s", term);
+	if ((size_t)snprintf(path, sizeof(path), PMU_DIR "/format/%s", term) >= sizeof(path))
+		return NULL;	/* no such format */
 	return read_small(path, ctx, 256);
 }
 
@@ -69,8 +70,9 @@ static int event_attr(unsigned int ev, struct perf_event_attr *a)
 			a->config = generic[i].config;
 			return 0;
 		}
-	snprintf(path, sizeof(path), PMU_DIR "/events/%s", rvctr_topdown__event_name(ev));
-	if (!read_small(path, spec, sizeof(spec)) ||
+	if ((size_t)snprintf(path, sizeof(path), PMU_DIR "/events/%s",
+			     rvctr_topdown__event_name(ev)) >= sizeof(path) ||
+	    !read_small(path, spec, sizeof(spec)) ||
 	    !read_small(PMU_DIR "/type", type, sizeof(type)))
 		return -1;
 	a->type = strtoul(type, NULL, 10);

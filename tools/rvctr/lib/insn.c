@@ -84,9 +84,10 @@ int rvctr_insn__event(struct rvctr_insn *x, const struct rvctr_event *ev)
 
 	if ((ev->type == PERF_RECORD_MMAP || ev->type == PERF_RECORD_MMAP2) &&
 	    rvctr_symtab__is_kernel_name(m->filename) && m->pgoff) {
-		x->kernel_text = m->pgoff;
-		snprintf(x->kernel_ref, sizeof(x->kernel_ref), "%s",
-			 m->filename[17] ? m->filename + 17 : "_text");
+		/* a reference symbol's name too long to keep: no relocation by it */
+		x->kernel_text = (size_t)snprintf(x->kernel_ref, sizeof(x->kernel_ref), "%s",
+						  m->filename[17] ? m->filename + 17 : "_text") <
+				 sizeof(x->kernel_ref) ? m->pgoff : 0;
 	}
 	if (!rvctr_maps__event(x->maps, ev))
 		return 0;

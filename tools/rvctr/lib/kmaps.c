@@ -46,7 +46,10 @@ static void warn(struct synth *s, const char *fmt, ...)
 
 static FILE *open_in_root(const struct synth *s, const char *rel, char *path, size_t len)
 {
-	snprintf(path, len, "%s%s", s->root, rel);
+	if ((size_t)snprintf(path, len, "%s%s", s->root, rel) >= len) {
+		errno = ENAMETOOLONG;	/* never a path cut short */
+		return NULL;
+	}
 	return fopen(path, "r");
 }
 
@@ -90,7 +93,8 @@ static void add_build_id(struct synth *s, const char *notes_rel, const char *fil
 	uint8_t id[20];
 	unsigned int n;
 
-	snprintf(path, sizeof(path), "%s%s", s->root, notes_rel);
+	if ((size_t)snprintf(path, sizeof(path), "%s%s", s->root, notes_rel) >= sizeof(path))
+		return;
 	n = read_build_id(path, id);
 	if (n && !rvctr_writer__add_build_id(s->w, -1, PERF_RECORD_MISC_KERNEL, filename, id, n))
 		s->out->build_ids++;
@@ -241,7 +245,9 @@ static void name_modules(struct synth *s)
 	}
 	fclose(f);
 	release[strcspn(release, "\n")] = 0;
-	snprintf(path, sizeof(path), "%s/lib/modules/%s", s->root, release);
+	if ((size_t)snprintf(path, sizeof(path), "%s/lib/modules/%s", s->root, release) >=
+	    sizeof(path))
+		return;
 	walk_modules(s, path, sizeof(path), 0);
 }
 
@@ -349,22 +355,26 @@ static int write_modules(struct synth *s)
 	struct rvctr_mmap m = { .pid = -1, .tid = 0, .misc = PERF_RECORD_MISC_KERNEL };
 	char notes[256];
 	unsigned int i;
+	int ko;
 
 	for (i = 0; i < s->nr_mods; i++) {
 		const struct kmod *k = &s->mods[i];
 
 		m.start = k->start;
 		m.len = k->size;
-		if (k->path)
-			snprintf(m.filename, sizeof(m.filename), "%s", k->path);
-		else
-			snprintf(m.filename, sizeof(m.filename), "[%s]", k->name);
+		/* a .ko path too long for a map's name: named as one without a file */
+		ko = k->path && (size_t)snprintf(m.filename, sizeof(m.filename), "%s", k->path) <
+				sizeof(m.filename);
+		if (!ko)
+			snprintf(m.filename, sizeof(m.filename), "[%.*s]",
+				 (int)sizeof(m.filename) - 3, k->name);
 		if (rvctr_writer__mmap2(s->w, &m, 0, 0))
 			return -1;
 		s->out->modules++;
-		s->out->ko_paths += !!k->path;
-		snprintf(notes, sizeof(notes), "/sys/module/%s/notes/.note.gnu.build-id", k->name);
-		add_build_id(s, notes, m.filename);
+		s->out->ko_paths += ko;
+		if ((size_t)snprintf(notes, sizeof(notes), "/sys/module/%s/notes/.note.gnu.build-id",
+				     k->name) < sizeof(notes))
+			add_build_id(s, notes, m.filename);
 	}
 	return 0;
 }
@@ -376,7 +386,10 @@ int rvctr_kmaps__synthesize(struct rvctr_writer *w, const char *root, struct rvc
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	snprintf(s.root, sizeof(s.root), "%s", root ? root : "");
+	if ((size_t)snprintf(s.root, sizeof(s.root), "%s", root ? root : "") >= sizeof(s.root)) {
+		warn(&s, "%.64s...: too long a root: no kernel maps", root);
+		return 0;
+	}
 	n = strlen(s.root);
 	while (n && s.root[n - 1] == '/')
 		s.root[--n] = 0;

@@ -356,7 +356,10 @@ const struct rvctr_build_id *rvctr_maps__find_header_build_id(const struct rvctr
 		return NULL;
 	if (rvctr_symtab__is_kernel_name(name))
 		name = "[kernel.kallsyms]";
-	snprintf(key.filename, sizeof(key.filename), "%s", name);
+	/* a name longer than any kept is none of theirs */
+	if ((size_t)snprintf(key.filename, sizeof(key.filename), "%s", name) >=
+	    sizeof(key.filename))
+		return NULL;
 	hit = tfind(&key, &m->id_tree, cmp_id_name);
 	return hit ? *hit : NULL;
 }

@@ -15,7 +15,11 @@
 #include <rvctr/perf_data.h>
 #include "perf_format.h"
 
-#define MAX_IDS			(1u << 20)	/* all attributes together */
+/*
+ * Ids read, all attributes together (the same ids read twice count twice:
+ * the work is bounded, not only the table)
+ */
+#define MAX_IDS			(1u << 20)
 #define MAX_BUILD_IDS		4096
 #define MAX_FEAT_BYTES		(16u << 20)
 #define MAX_DECOMP_BYTES	(64u << 20)	/* decompressed, not yet read */
@@ -79,7 +83,8 @@ struct id_slot {
 };
 
 enum warn_kind {
-	W_ATTRS, W_IDS, W_BUILD_IDS, W_UNKNOWN_ID, W_DATA_SIZE, W_QUEUE, W_FEATURES,
+	W_ATTRS, W_IDS, W_BUILD_IDS, W_BUILD_ID_NAME, W_NAME_LONG, W_UNKNOWN_ID, W_DATA_SIZE,
+	W_QUEUE, W_FEATURES,
 	W_NR,
 };
 
@@ -108,6 +113,7 @@ struct rvctr_reader {
 	char *names[RVCTR_MAX_ATTRS];
 	struct id_slot *idmap;
 	unsigned int idmap_cap, nr_ids;
+	uint64_t ids_read;		/* file mode: ids read from the attributes */
 	char arch[64];
 	int has_arch;
 	struct rvctr_build_id *build_ids;
@@ -298,14 +304,29 @@ static int read_attrs(struct rvctr_reader *r)
 		struct perf_section s;
 		int ret;
 
+		/*
+		 * Past the limits nothing more is read (perf keeps every
+		 * attribute and id, and reads them all): their samples are
+		 * skipped, with a warning.  Attributes may all point at the
+		 * same ids; what is read stays bounded all the same.
+		 */
+		if (i >= RVCTR_MAX_ATTRS) {
+			warn(r, W_ATTRS, "more than %d attributes (%llu): samples of the others "
+			     "are skipped", RVCTR_MAX_ATTRS, (unsigned long long)n);
+			break;
+		}
 		if (read_at(r, r->hdr.attrs.offset + i * asz, buf, asz, "attribute"))
 			return -1;
 		memcpy(&s, buf + asz - 16, sizeof(s));
 		if (section_ok(r, &s, "attribute ids"))
 			return -1;
 		nids = s.size / 8;
-		if (nids > MAX_IDS)
-			nids = MAX_IDS;	/* add_attr() warns */
+		if (nids > MAX_IDS - r->ids_read) {
+			warn(r, W_IDS, "more than %u sample ids: samples of the others are skipped",
+			     MAX_IDS);
+			nids = MAX_IDS - r->ids_read;
+		}
+		r->ids_read += nids;
 		ids = malloc(nids ? nids * 8 : 1);
 		if (!ids)
 			return fail(r, "out of memory");
@@ -352,6 +373,13 @@ static int add_build_id(struct rvctr_reader *r, int32_t pid, uint16_t misc, cons
 {
 	struct rvctr_build_id *bi;
 
+	namelen = strnlen(name, namelen);
+	if (namelen >= sizeof(bi->filename)) {
+		/* cut short, it would be another file's: not kept */
+		warn(r, W_BUILD_ID_NAME, "a build id's file name of %zu bytes (more than %zu): "
+		     "that build id is ignored", namelen, sizeof(bi->filename) - 1);
+		return 0;
+	}
 	if (r->nr_build_ids >= MAX_BUILD_IDS) {
 		warn(r, W_BUILD_IDS, "more than %d build ids: the others are ignored", MAX_BUILD_IDS);
 		return 0;
@@ -1267,7 +1295,12 @@ static int parse_comm(struct rvctr_reader *r, struct cursor *c, struct rvctr_com
 			    (unsigned long long)data_offset(r));
 	m->pid = (uint32_t)v;
 	m->tid = (uint32_t)(v >> 32);
-	snprintf(m->comm, sizeof(m->comm), "%s", (const char *)c->p);
+	/*
+	 * The bytes measured, not read again: a mapped file may change under
+	 * the reader.  A comm is 16 bytes (TASK_COMM_LEN); a longer one is
+	 * cut, it is only shown.
+	 */
+	snprintf(m->comm, sizeof(m->comm), "%.*s", (int)n, (const char *)c->p);
 	return 0;
 }
 
@@ -1299,7 +1332,16 @@ static int parse_mmap(struct rvctr_reader *r, struct cursor *c, uint32_t type, u
 	if (c->bad || n == c->left)
 		return fail(r, "corrupt MMAP record at data offset %llu",
 			    (unsigned long long)data_offset(r));
-	snprintf(m->filename, sizeof(m->filename), "%s", (const char *)c->p);
+	if (n >= sizeof(m->filename)) {
+		/* cut short, it would be another file's: named as the kernel names one too long */
+		warn(r, W_NAME_LONG, "a mapped file's name of %zu bytes (more than %zu): named "
+		     "//toolong, its samples not symbolized", n, sizeof(m->filename) - 1);
+		snprintf(m->filename, sizeof(m->filename), "//toolong");
+		return 0;
+	}
+	/* the bytes measured (a mapped file may change under the reader) */
+	memcpy(m->filename, c->p, n);
+	m->filename[n] = 0;
 	return 0;
 }
 

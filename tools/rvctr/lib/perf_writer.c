@@ -322,6 +322,9 @@ int rvctr_writer__add_build_id(struct rvctr_writer *w, int32_t pid, uint16_t mis
 			return 0;
 	if (w->nr_build_ids >= MAX_WRITER_BUILD_IDS)
 		return wfail(w, "more than %d build ids", MAX_WRITER_BUILD_IDS);
+	if (strlen(filename) >= sizeof(w->build_ids->filename))
+		return wfail(w, "build id of %.64s...: a name longer than %zu bytes", filename,
+			     sizeof(w->build_ids->filename) - 1);
 	if (!w->build_ids) {
 		w->build_ids = calloc(MAX_WRITER_BUILD_IDS, sizeof(*w->build_ids));
 		if (!w->build_ids)

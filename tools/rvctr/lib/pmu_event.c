@@ -49,7 +49,10 @@ int rvctr_pmu_event__parse(const char *spec, rvctr_format_fn format, void *ctx,
 	unsigned long long value;
 	const char *fmt;
 
-	snprintf(buf, sizeof(buf), "%s", spec);
+	if ((size_t)snprintf(buf, sizeof(buf), "%s", spec) >= sizeof(buf)) {
+		snprintf(err, errlen, "\"%.32s...\": longer than %zu bytes", spec, sizeof(buf) - 1);
+		return -1;
+	}
 	buf[strcspn(buf, "\n")] = 0;
 	for (term = strtok_r(buf, ",", &save); term; term = strtok_r(NULL, ",", &save)) {
 		eq = strchr(term, '=');

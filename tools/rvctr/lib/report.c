@@ -118,11 +118,12 @@ int rvctr_report__mmap(struct rvctr_report *r, const struct rvctr_mmap *m)
 	int ret;
 
 	if (rvctr_symtab__is_kernel_name(m->filename)) {
-		if (m->pgoff) {
-			r->kernel_text = m->pgoff;
-			snprintf(r->kernel_ref, sizeof(r->kernel_ref), "%s",
-				 m->filename[17] ? m->filename + 17 : "_text");
-		}
+		/* a reference symbol's name too long to keep: no relocation by it */
+		if (m->pgoff)
+			r->kernel_text = (size_t)snprintf(r->kernel_ref, sizeof(r->kernel_ref), "%s",
+							  m->filename[17] ? m->filename + 17 :
+							  "_text") < sizeof(r->kernel_ref) ?
+					 m->pgoff : 0;
 		return rvctr_maps__add(r->maps, m);
 	}
 	ret = rvctr_maps__add(r->maps, m);

@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <elfutils/libdwfl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +22,12 @@
 
 #define MAX_SEGS	64
 #define MAX_KALLSYMS	(64u << 20)	/* bytes of a kallsyms file */
+/*
+ * The paths looked at: a directory (--symfs, --buildid-dir: less than
+ * PATH_MAX, rvctr_symtab__check_find()) and a recorded name or a build-id
+ * path under it.  One that does not fit is an error, never cut short.
+ */
+#define PATH_BUF	(2 * PATH_MAX)
 
 struct sym {
 	uint64_t addr, size;
@@ -224,21 +232,36 @@ fail_dwfl:
 	return NULL;
 }
 
-static struct rvctr_symtab *load_path(const char *path, const char *debug_path, int code_only,
-				      char *err, size_t errlen)
+/*
+ * @path opened for reading if it is a regular file, else -1 with @err.
+ * The open never waits: O_NONBLOCK for a FIFO (or a device) put there
+ * after a stat() said it was a file, O_NOCTTY for a terminal; what was
+ * opened is then checked on the descriptor, not the name.
+ */
+static int open_regular(const char *path, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	struct stat st;
 
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
+		return -1;
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		snprintf(err, errlen, "%s: not a regular file", path);
 		close(fd);
-		return NULL;
+		return -1;
 	}
+	return fd;
+}
+
+static struct rvctr_symtab *load_path(const char *path, const char *debug_path, int code_only,
+				      char *err, size_t errlen)
+{
+	int fd = open_regular(path, err, errlen);
+
+	if (fd < 0)
+		return NULL;
 	return load_fd(fd, path, debug_path, !code_only, !code_only, err, errlen);
 }
 
@@ -273,12 +296,16 @@ struct rvctr_symtab *rvctr_symtab__parse(const void *buf, size_t len, char *err,
 struct rvctr_symtab *rvctr_symtab__load_kallsyms(const char *path, char *err, size_t errlen)
 {
 	struct rvctr_symtab *t = calloc(1, sizeof(*t));
-	FILE *f = fopen(path, "r");
+	int fd = t ? open_regular(path, err, errlen) : -1;
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	size_t cap = 0, used = 0, names_cap = 0;
 	char line[512];
 
 	if (!t || !f) {
-		snprintf(err, errlen, "%s: %s", path, t ? strerror(errno) : "out of memory");
+		if (!t || fd >= 0)
+			snprintf(err, errlen, "%s: %s", path, t ? strerror(errno) : "out of memory");
+		if (fd >= 0)
+			close(fd);
 		goto fail;
 	}
 	t->kallsyms = 1;
@@ -580,23 +607,113 @@ static struct rvctr_symtab *try_file(const struct rvctr_symfind *f, const char *
 	return t;
 }
 
-static const char *buildid_dir(const struct rvctr_symfind *f, char *buf, size_t len)
+/*
+ * @buf = the text of @fmt, or -1 when it does not fit: a path cut short
+ * is another file's, so it is never looked at.
+ */
+static int path_fmt(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int path_fmt(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len) {
+		buf[0] = 0;
+		return -1;
+	}
+	return 0;
+}
+
+static int too_long(const char *what, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: a path to look for it at is longer than %d bytes (--symfs, "
+		 "--buildid-dir, $PERF_BUILDID_DIR or $HOME too long)", what, PATH_BUF - 1);
+	return -1;
+}
+
+/* perf's build-id cache in *@dir (NULL: none), or -1 when $HOME is too long */
+static int buildid_dir(const struct rvctr_symfind *f, char *buf, size_t len, const char **dir)
 {
 	const char *home = getenv("HOME");
 
-	if (f->buildid_dir)
-		return f->buildid_dir;
-	if (getenv("PERF_BUILDID_DIR"))
-		return getenv("PERF_BUILDID_DIR");
-	snprintf(buf, len, "%s/.debug", home ? home : "");
-	return home ? buf : NULL;
+	*dir = f->buildid_dir;
+	if (!*dir)
+		*dir = getenv("PERF_BUILDID_DIR");
+	if (*dir || !home)
+		return 0;
+	*dir = buf;
+	return path_fmt(buf, len, "%s/.debug", home);
+}
+
+int rvctr_symtab__check_find(const struct rvctr_symfind *f, char *err, size_t errlen)
+{
+	const char *dirs[2] = { f->symfs, f->buildid_dir };
+	const char *opts[2] = { "--symfs", "--buildid-dir" };
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		if (dirs[i] && strlen(dirs[i]) >= PATH_MAX) {
+			snprintf(err, errlen, "%s: %zu bytes, longer than a path can be (%d)",
+				 opts[i], strlen(dirs[i]), PATH_MAX - 1);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * @buf = @root, then @name's components under it, "." and ".." taken by
+ * name (a recorded name comes from the kernel's d_path(), which has
+ * neither): 0, or -1 when a ".." would leave @root (--symfs), -2 when the
+ * path does not fit.  What is under @root is not looked at: a symbolic
+ * link there is followed wherever it points, as perf does (the user made
+ * the symfs; a perf.data only names paths in it).
+ */
+static int join_under(char *buf, size_t len, const char *root, const char *name)
+{
+	size_t n, rootlen;
+	const char *p = name, *e;
+
+	if (path_fmt(buf, len, "%s", root))
+		return -2;
+	rootlen = n = strlen(buf);
+	while (*p) {
+		while (*p == '/')
+			p++;
+		e = strchrnul(p, '/');
+		if (e == p || (e - p == 1 && p[0] == '.')) {
+			p = e;
+			continue;
+		}
+		if (e - p == 2 && p[0] == '.' && p[1] == '.') {
+			if (n == rootlen)
+				return -1;
+			while (buf[n - 1] != '/')
+				n--;
+			buf[--n] = 0;
+			p = e;
+			continue;
+		}
+		if ((size_t)(e - p) + 1 >= len - n)
+			return -2;
+		buf[n++] = '/';
+		memcpy(buf + n, p, e - p);
+		n += e - p;
+		buf[n] = 0;
+		p = e;
+	}
+	return 0;
 }
 
 static struct rvctr_symtab *find_kernel(const struct rvctr_symfind *f, const char *cache,
 					const char *hex, int modules, char *err, size_t errlen)
 {
 	struct rvctr_symtab *t = NULL;
-	char path[8192 + 64];
+	char path[PATH_BUF];
 
 	/* a vmlinux has no module symbols: they come from kallsyms only */
 	if (f->vmlinux && !modules)
@@ -607,15 +724,20 @@ static struct rvctr_symtab *find_kernel(const struct rvctr_symfind *f, const cha
 		return NULL;
 	}
 	if (cache && *hex) {
-		snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/%s/kallsyms", cache, hex);
+		if (path_fmt(path, sizeof(path), "%s/[kernel.kallsyms]/%s/kallsyms", cache, hex)) {
+			too_long("kernel", err, errlen);
+			return NULL;
+		}
 		if (is_file(path))
 			return rvctr_symtab__load_kallsyms(path, err, errlen);
 	}
 	if (f->kallsyms)
 		return rvctr_symtab__load_kallsyms(f->kallsyms, err, errlen);
 	if (f->symfs && *f->symfs) {
-		snprintf(path, sizeof(path), "%s/proc/kallsyms", f->symfs);
-		t = rvctr_symtab__load_kallsyms(path, err, errlen);
+		if (path_fmt(path, sizeof(path), "%s/proc/kallsyms", f->symfs))
+			too_long("kernel", err, errlen);
+		else
+			t = rvctr_symtab__load_kallsyms(path, err, errlen);
 	} else {
 		snprintf(err, errlen, "kernel: no --vmlinux, --kallsyms or --symfs");
 	}
@@ -626,44 +748,62 @@ struct rvctr_symtab *rvctr_symtab__find(const struct rvctr_symfind *f, const cha
 					const uint8_t *id, unsigned int id_len, int *mismatch,
 					char *err, size_t errlen)
 {
-	const char *symfs = f->symfs ? f->symfs : "";
-	char hex[41] = "", cache_buf[4096], path[8192 + 64], debug_path[8192];
-	const char *cache = buildid_dir(f, cache_buf, sizeof(cache_buf));
+	const char *symfs = f->symfs ? f->symfs : "", *cache;
+	char hex[41] = "", cache_buf[PATH_BUF], path[PATH_BUF], debug_path[PATH_BUF];
 	struct rvctr_symtab *t = NULL;
 	char why[512] = "";
 
 	*mismatch = 0;
+	if (buildid_dir(f, cache_buf, sizeof(cache_buf), &cache)) {
+		too_long(name, err, errlen);
+		return NULL;
+	}
 	if (id_len > 20)
 		id_len = 20;
 	hex_id(hex, id, id_len);
 	if (rvctr_symtab__is_kernel_name(name))
 		return find_kernel(f, cache, hex, 0, err, errlen);
 	/* debug files: the system's (under symfs), then elfutils' defaults */
-	snprintf(debug_path, sizeof(debug_path), "+:.debug:%s/usr/lib/debug", symfs);
+	if (path_fmt(debug_path, sizeof(debug_path), "+:.debug:%s/usr/lib/debug", symfs))
+		goto too_long;
 	if (id_len && cache) {
-		snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/elf", cache, hex, hex + 2);
+		if (path_fmt(path, sizeof(path), "%s/.build-id/%.2s/%s/elf", cache, hex, hex + 2))
+			goto too_long;
 		t = try_file(f, path, debug_path, id, id_len, mismatch, why, sizeof(why));
 		if (!t) {
-			snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s", cache, hex, hex + 2);
+			if (path_fmt(path, sizeof(path), "%s/.build-id/%.2s/%s", cache, hex,
+				     hex + 2))
+				goto too_long;
 			t = try_file(f, path, debug_path, id, id_len, mismatch, why, sizeof(why));
 		}
 	}
 	if (!t && name[0] == '/') {
-		snprintf(path, sizeof(path), "%s%s", symfs, name);
-		t = try_file(f, path, debug_path, id, id_len, mismatch, why, sizeof(why));
+		int in = join_under(path, sizeof(path), symfs, name);
+
+		if (in == -2)
+			goto too_long;
+		if (in)
+			snprintf(why, sizeof(why), "%s: its \"..\" lead out of %s: not opened", name,
+				 *symfs ? "--symfs" : "/");
+		else
+			t = try_file(f, path, debug_path, id, id_len, mismatch, why, sizeof(why));
 	}
 	if (!t && id_len) {
-		snprintf(path, sizeof(path), "%s/usr/lib/debug/.build-id/%.2s/%s", symfs, hex,
-			 hex + 2);
+		if (path_fmt(path, sizeof(path), "%s/usr/lib/debug/.build-id/%.2s/%s", symfs, hex,
+			     hex + 2))
+			goto too_long;
 		t = try_file(f, path, debug_path, id, id_len, mismatch, why, sizeof(why));
 		/* a debug file alone: symbols, no code */
 		if (!t && !f->code_only) {
-			strcat(path, ".debug");
+			if (path_fmt(path, sizeof(path), "%s/usr/lib/debug/.build-id/%.2s/%s.debug",
+				     symfs, hex, hex + 2))
+				goto too_long;
 			t = try_file(f, path, debug_path, id, id_len, mismatch, why, sizeof(why));
 		}
 		if (!t && cache && !f->code_only) {
-			snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/debug", cache, hex,
-				 hex + 2);
+			if (path_fmt(path, sizeof(path), "%s/.build-id/%.2s/%s/debug", cache, hex,
+				     hex + 2))
+				goto too_long;
 			t = try_file(f, path, debug_path, id, id_len, mismatch, why, sizeof(why));
 		}
 	}
@@ -675,15 +815,23 @@ struct rvctr_symtab *rvctr_symtab__find(const struct rvctr_symfind *f, const cha
 	else
 		*mismatch = 0;
 	return t;
+too_long:
+	too_long(name, err, errlen);
+	*mismatch = 0;
+	return NULL;
 }
 
 struct rvctr_symtab *rvctr_symtab__find_kallsyms(const struct rvctr_symfind *f,
 						 const uint8_t *kernel_id, unsigned int id_len,
 						 char *err, size_t errlen)
 {
-	char hex[41] = "", cache_buf[4096];
-	const char *cache = buildid_dir(f, cache_buf, sizeof(cache_buf));
+	char hex[41] = "", cache_buf[PATH_BUF];
+	const char *cache;
 
+	if (buildid_dir(f, cache_buf, sizeof(cache_buf), &cache)) {
+		too_long("kernel", err, errlen);
+		return NULL;
+	}
 	hex_id(hex, kernel_id, id_len > 20 ? 20 : id_len);
 	return find_kernel(f, cache, hex, 1, err, errlen);
 }

@@ -3,11 +3,15 @@
  * perf.data writer -> reader round trips: attributes, names, ids, features,
  * COMM/MMAP2/SAMPLE records; and the reader's errors on damaged files.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rvctr/perf_data.h>
 
+#include "lib/perf_format.h"
 #include "tests.h"
 
 static char path[] = "/tmp/rvctr-test-XXXXXX";
@@ -235,6 +239,208 @@ static void test_errors(void)
 	T_OK(strstr(err, "corrupt record header") != NULL, "naming the record header");
 }
 
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * @nr_attrs attributes whose ids are all the same @nr_ids ids (a crafted
+ * file: perf writes each attribute its own): the reader's work must be
+ * bounded by its limits (64 attributes, 1 Mi ids), not by how often the
+ * file points at the same bytes.  Returns the warnings, joined.
+ */
+static int read_shared_ids(unsigned int nr_attrs, unsigned int nr_ids, char *warn, size_t len,
+			   double *secs)
+{
+	const uint64_t asz = sizeof(struct perf_event_attr) + sizeof(struct perf_section);
+	uint64_t ids_off = sizeof(struct perf_file_header) + nr_attrs * asz;
+	uint64_t size = ids_off + nr_ids * 8ULL;
+	unsigned char *buf = calloc(1, size);
+	struct perf_file_header h = {
+		.magic = PERF_MAGIC2, .size = sizeof(h), .attr_size = asz,
+		.attrs = { sizeof(h), nr_attrs * asz }, .data = { size, 0 },
+	};
+	struct perf_event_attr a = brstack_attr();
+	struct perf_section ids = { ids_off, nr_ids * 8ULL };
+	struct rvctr_reader *r;
+	struct rvctr_event ev;
+	unsigned int i;
+	double t0;
+	char err[256];
+	int ret;
+
+	if (!buf)
+		return -3;
+	a.size = sizeof(a);
+	a.sample_type |= PERF_SAMPLE_IDENTIFIER;
+	memcpy(buf, &h, sizeof(h));
+	for (i = 0; i < nr_attrs; i++) {
+		memcpy(buf + sizeof(h) + i * asz, &a, sizeof(a));
+		memcpy(buf + sizeof(h) + i * asz + sizeof(a), &ids, sizeof(ids));
+	}
+	for (i = 0; i < nr_ids; i++) {
+		uint64_t id = i + 1;
+
+		memcpy(buf + ids_off + 8ULL * i, &id, 8);
+	}
+	t0 = cpu_seconds();
+	r = rvctr_reader__open_memory(buf, size, err, sizeof(err));
+	ret = -2;
+	if (r) {
+		while ((ret = rvctr_reader__next(r, &ev)) > 0)
+			;
+		*secs = cpu_seconds() - t0;
+		warn[0] = 0;
+		for (i = 0; i < rvctr_reader__nr_warnings(r); i++)
+			snprintf(warn + strlen(warn), len - strlen(warn), "%s; ",
+				 rvctr_reader__warning(r, i));
+		rvctr_reader__close(r);
+	} else {
+		*secs = cpu_seconds() - t0;
+		snprintf(warn, len, "%s", err);
+	}
+	free(buf);
+	return ret;
+}
+
+static void test_shared_ids(void)
+{
+	char warn[1024];
+	double secs;
+	int ret;
+
+	/* 4000 attributes x 128 Ki ids: 4 GB of ids for the old reader */
+	ret = read_shared_ids(4000, 128 << 10, warn, sizeof(warn), &secs);
+	T_EQ(ret, 0, "4000 attributes sharing 128 Ki ids: read");
+	T_OK(strstr(warn, "more than 64 attributes (4000)"), "4000 attributes: the limit's warning");
+	T_OK(secs < 0.5, "4000 attributes sharing 128 Ki ids: read in < 0.5 s of CPU");
+	printf("# %.3f s: %s\n", secs, warn);
+	/* 64 attributes x 1 Mi ids: the limit of ids once, not 64 times */
+	ret = read_shared_ids(64, 1 << 20, warn, sizeof(warn), &secs);
+	T_EQ(ret, 0, "64 attributes sharing 1 Mi ids: read");
+	T_OK(secs < 0.5, "64 attributes sharing 1 Mi ids: read in < 0.5 s of CPU");
+	printf("# %.3f s: %s\n", secs, warn);
+	ret = read_shared_ids(64, 1 << 14, warn, sizeof(warn), &secs);
+	T_OK(!ret && !strstr(warn, "sample ids"), "64 attributes x 16 Ki ids: within the limit");
+	ret = read_shared_ids(64, (1 << 14) + 1, warn, sizeof(warn), &secs);
+	T_OK(!ret && strstr(warn, "sample ids"),
+	     "64 attributes x (16 Ki + 1) ids: past the limit of ids read, said");
+}
+
+/*
+ * A file with one attribute (no sample_id_all) and one MMAP2 record,
+ * the last bytes of @buf, whose name of @name_len bytes ends at its
+ * last byte.  Returns the file's size.
+ */
+static size_t mmap_file(unsigned char *buf, size_t cap, size_t name_len)
+{
+	const uint64_t asz = sizeof(struct perf_event_attr) + sizeof(struct perf_section);
+	const size_t data_off = sizeof(struct perf_file_header) + asz;
+	const size_t rec = sizeof(struct perf_event_header) + 8 * 8 + name_len;
+	struct perf_file_header h = {
+		.magic = PERF_MAGIC2, .size = sizeof(h), .attr_size = asz,
+		.attrs = { sizeof(h), asz }, .data = { data_off, rec },
+	};
+	struct perf_event_attr a = brstack_attr();
+	struct perf_event_header eh = { .type = PERF_RECORD_MMAP2, .size = rec };
+	const uint64_t body[8] = { 42 | 42ULL << 32, 0x10000, 0x1000 };
+
+	if (data_off + rec > cap || rec % 8)
+		return 0;
+	a.size = sizeof(a);
+	a.sample_id_all = 0;
+	memset(buf, 0, data_off + rec);
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + sizeof(h), &a, sizeof(a));
+	memcpy(buf + data_off, &eh, sizeof(eh));
+	memcpy(buf + data_off + sizeof(eh), body, sizeof(body));
+	memset(buf + data_off + sizeof(eh) + sizeof(body), 'a', name_len - 1);
+	buf[data_off + sizeof(eh) + sizeof(body)] = '/';
+	return data_off + rec;
+}
+
+/* A name longer than a map's name holds: the kernel's //toolong, never cut short. */
+static void test_name_too_long(void)
+{
+	static unsigned char file[4096];
+	size_t len = mmap_file(file, sizeof(file), 2048);
+	struct rvctr_reader *r = rvctr_reader__open_memory(file, len, NULL, 0);
+	struct rvctr_event ev;
+
+	T_OK(r && rvctr_reader__next(r, &ev) > 0 && ev.type == PERF_RECORD_MMAP2,
+	     "MMAP2 of a 2047-byte name: read");
+	if (!r)
+		return;
+	T_STREQ(ev.mmap.filename, "//toolong", "MMAP2 of a 2047-byte name: named //toolong");
+	T_OK(rvctr_reader__nr_warnings(r) && strstr(rvctr_reader__warning(r, 0), "//toolong"),
+	     "MMAP2 of a 2047-byte name: a warning says so");
+	rvctr_reader__close(r);
+}
+
+static atomic_int flipping;
+
+/* The name's end in a mapped file that another process writes to. */
+static void *flip(void *p)
+{
+	volatile unsigned char *last = p;
+
+	while (atomic_load_explicit(&flipping, memory_order_relaxed))
+		*last = *last ? 0 : 'a';
+	return NULL;
+}
+
+/*
+ * A name is read once, to the length measured: with its last byte
+ * changing under the reader (as in a file changed while mapped), the
+ * name read never runs past the record (ASan: heap-buffer-overflow), and
+ * is one of the two the record held.
+ */
+static void test_name_changing(size_t name_len)
+{
+	static unsigned char file[4096];
+	size_t len = mmap_file(file, sizeof(file), name_len), bad = 0, runs = 0;
+	struct rvctr_event ev;
+	unsigned char *buf;
+	pthread_t t;
+	double t0;
+	char err[256];
+
+	T_OK(len, "a file with an MMAP2 record at its end");
+	buf = malloc(len);
+	if (!len || !buf)
+		return;
+	memcpy(buf, file, len);
+	atomic_store(&flipping, 1);
+	if (pthread_create(&t, NULL, flip, buf + len - 1)) {
+		free(buf);
+		return;
+	}
+	t0 = cpu_seconds();
+	while (cpu_seconds() - t0 < 1.0) {
+		struct rvctr_reader *r = rvctr_reader__open_memory(buf, len, err, sizeof(err));
+
+		runs++;
+		if (!r)
+			continue;
+		if (rvctr_reader__next(r, &ev) > 0 && ev.type == PERF_RECORD_MMAP2 &&
+		    strlen(ev.mmap.filename) != (name_len - 1 >= sizeof(ev.mmap.filename) ?
+						 strlen("//toolong") : name_len - 1))
+			bad++;
+		rvctr_reader__close(r);
+	}
+	atomic_store(&flipping, 0);
+	pthread_join(t, NULL);
+	free(buf);
+	snprintf(err, sizeof(err), "a name of %zu bytes changing under the reader: read to the "
+		 "length measured", name_len - 1);
+	T_EQ(bad, 0, err);
+	printf("# %zu runs\n", runs);
+}
+
 int main(void)
 {
 	int fd = mkstemp(path);
@@ -245,6 +451,10 @@ int main(void)
 	test_round_trip();
 	test_multi_attr();
 	test_errors();
+	test_shared_ids();
+	test_name_too_long();
+	test_name_changing(512);
+	test_name_changing(2048);
 	unlink(path);
 	return tests_done();
 }

@@ -3,6 +3,7 @@
 #include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <rvctr/symtab.h>
@@ -272,6 +273,36 @@ static void test_kallsyms_modules(void)
 	rvctr_symtab__delete(t);
 }
 
+/*
+ * A --symfs so long that a path under it does not fit: an error naming
+ * it, never a path cut short or written past its buffer (ASan).
+ */
+static void test_long_symfs(void)
+{
+	static char symfs[8201];
+	struct rvctr_symfind f = { .symfs = symfs, .buildid_dir = "/nonexistent" };
+	struct rvctr_symtab *t;
+	uint8_t id[20] = { 0xab, 0xcd };
+	char err[512] = "";
+	int mismatch = -1;
+
+	memset(symfs, 'a', sizeof(symfs) - 1);
+	symfs[0] = '/';
+	t = rvctr_symtab__find(&f, "/usr/bin/x", id, sizeof(id), &mismatch, err, sizeof(err));
+	T_OK(!t && strstr(err, "longer than") && !mismatch,
+	     "--symfs of 8200 bytes: no file, an error that says the path is too long");
+	if (!strstr(err, "longer than"))
+		printf("# err: %s\n", err);
+	err[0] = 0;
+	t = rvctr_symtab__find(&f, "[kernel.kallsyms]", id, sizeof(id), &mismatch, err,
+			       sizeof(err));
+	T_OK(!t && strstr(err, "longer than"), "--symfs of 8200 bytes: the kernel's, too");
+	T_OK(rvctr_symtab__check_find(&f, err, sizeof(err)) && strstr(err, "--symfs: 8200 bytes"),
+	     "--symfs of 8200 bytes: refused as an option");
+	symfs[4000] = 0;
+	T_OK(!rvctr_symtab__check_find(&f, err, sizeof(err)), "--symfs of 4000 bytes: taken");
+}
+
 int main(void)
 {
 	test_lookup();
@@ -279,5 +310,6 @@ int main(void)
 	test_corrupt();
 	test_type();
 	test_kallsyms_modules();
+	test_long_symfs();
 	return tests_done();
 }

@@ -90,7 +90,9 @@ const char *rvctr_symtab__symbols_file(const struct rvctr_symtab *t);
  *      (older perf); BUILDID_DIR is --buildid-dir, else $PERF_BUILDID_DIR,
  *      else ~/.debug;
  *   2. SYMFS/NAME (SYMFS is --symfs, default none: NAME itself), used only
- *      when its build id is ID (when one was recorded);
+ *      when its build id is ID (when one was recorded); NAME's "." and
+ *      ".." are taken by name, and one whose ".." would leave SYMFS is not
+ *      opened (a symbolic link under SYMFS is followed, as perf does);
  *   3. SYMFS/usr/lib/debug/.build-id/xx/rest, the binary by build id as
  *      elfutils' dwfl_build_id_find_elf looks it up;
  *   4. a debug file alone: SYMFS/usr/lib/debug/.build-id/xx/rest.debug,
@@ -100,7 +102,9 @@ const char *rvctr_symtab__symbols_file(const struct rvctr_symtab *t);
  * found by elfutils (dwfl_standard_find_debuginfo) under
  * SYMFS/usr/lib/debug by build id, then by .gnu_debuglink (CRC checked) in
  * the file's directory, its .debug/ and SYMFS/usr/lib/debug/DIR/; then
- * from .dynsym.  The machine must be @machine (0: any).
+ * from .dynsym.  The machine must be @machine (0: any).  Only regular
+ * files are read, opened O_NONBLOCK (a FIFO or device is refused, never
+ * waited on).
  *
  * Kernel maps (NAME starting with "[kernel.kallsyms]"): VMLINUX (--vmlinux),
  * perf's cache BUILDID_DIR/[kernel.kallsyms]/ID/kallsyms, KALLSYMS
@@ -138,6 +142,12 @@ struct rvctr_symtab *rvctr_symtab__find(const struct rvctr_symfind *f, const cha
 struct rvctr_symtab *rvctr_symtab__find_kallsyms(const struct rvctr_symfind *f,
 						 const uint8_t *kernel_id, unsigned int id_len,
 						 char *err, size_t errlen);
+/*
+ * Are @f's directories (--symfs, --buildid-dir) short enough to look
+ * under (shorter than PATH_MAX)?  -1 with @err if not.  A path that does
+ * not fit is never cut short: rvctr_symtab__find() fails on it instead.
+ */
+int rvctr_symtab__check_find(const struct rvctr_symfind *f, char *err, size_t errlen);
 /* Is @name the kernel's map ("[kernel.kallsyms]..." as perf names it)? */
 int rvctr_symtab__is_kernel_name(const char *name);
 
