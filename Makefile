@@ -49,22 +49,23 @@ all: module tools selftests
 setup:
 	@$(VM)/setup
 
+# The build steps print no paths: make's output stays that of the builds.
 kernel: setup
-	@$(KDIR_CMD)
+	@$(KDIR_CMD) >/dev/null
 
 rootfs: setup
-	@$(VM)/build-rootfs
+	@$(VM)/build-rootfs >/dev/null
 
 module: setup
-	@kdir=$$($(KDIR_CMD)) && $(KMAKE) -C "$$kdir" modules
+	@kdir=$$($(KDIR_CMD)) && $(KMAKE) --no-print-directory -C "$$kdir" modules
 
 tools: setup kernel
-	@$(MAKE) -C tools/rvctr
-	@$(MAKE) -C tools/rvctr guest
+	@$(MAKE) --no-print-directory -C tools/rvctr
+	@$(MAKE) --no-print-directory -C tools/rvctr guest
 
 selftests: setup
 	@kdir=$$($(KDIR_CMD)) && \
-		$(MAKE) -C selftests/rvctr CROSS_COMPILE=$(CROSS_COMPILE) KSRC="$$kdir/../src" OUT=$(BUILD)/selftests
+		$(MAKE) --no-print-directory -C selftests/rvctr CROSS_COMPILE=$(CROSS_COMPILE) KSRC="$$kdir/../src" OUT=$(BUILD)/selftests
 
 # perf built from the bench kernel's source for the board (with symbols,
 # its shell tests and workloads; tools/testing/vm/build-perf, cached):

@@ -2,7 +2,8 @@
 /*
  * mhpmevent3..31 (Sscofpmf; sireg2 of a delegated counter, Smcdeleg):
  * overflow flag and per-privilege inhibits in the top bits, the event
- * selector below them (seeds 002, 003), and the field helpers the
+ * selector below them (the privileged spec's mhpmevent and Sscofpmf;
+ * XiangShan Kunminghu's combining selector), and the field helpers the
  * vendor tables use.  Depends on <linux/types.h> only.
  */
 #ifndef RVCTR_HPM_H

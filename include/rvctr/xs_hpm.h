@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * XiangShan Kunminghu hardware performance monitor (seed 003): the
- * four-event combining selector of mhpmevent3..31 and the counter groups
- * the events belong to.  Pure helpers, shared by the driver and the host
- * unit test (tools/rvctr/tests/test-xs-hpm.c).
+ * XiangShan Kunminghu hardware performance monitor (the HPM chapter of the
+ * XiangShan design document, V2R2): the four-event combining selector of
+ * mhpmevent3..31 and the counter groups the events belong to.  Pure
+ * helpers, shared by the driver and the host unit test
+ * (tools/rvctr/tests/test-xs-hpm.c).
  *
  * mhpmevent: EVENT0 9:0, EVENT1 19:10, EVENT2 29:20, EVENT3 39:30,
  * OP_TYPE0 44:40 (EVENT0 op EVENT1), OP_TYPE1 49:45 (EVENT2 op EVENT3),

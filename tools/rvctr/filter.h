@@ -25,8 +25,12 @@ int filter__keep(struct filter *f, const struct rvctr_sample *s);
 void filter__input(struct filter *f);
 uint64_t filter__dropped(const struct filter *f);
 
+/*
+ * The help lines of --tid, --comm and --dso.  --pid is described by each
+ * command, as -p, --pid: for raw snapshots it also names the process the
+ * samples are attributed to.
+ */
 #define FILTER_USAGE \
-	"      --pid LIST       only samples of these processes\n" \
 	"      --tid LIST       only samples of these threads\n" \
 	"      --comm LIST      only samples of threads with these names\n" \
 	"      --dso LIST       only samples whose ip is in these binaries\n"

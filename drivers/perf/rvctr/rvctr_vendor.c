@@ -2,11 +2,12 @@
 /*
  * Vendor event tables, chosen by mvendorid/marchid.
  *
- * XiangShan Kunminghu (seed 003): each mhpmevent combines up to four event
- * indices with three OP_TYPE fields, and an index names an event only
- * within its counter group (frontend, backend, memory access, cache).  The
- * format/ fields event0..3, op0..2 and group spell that out; the encoding
- * is in include/rvctr/xs_hpm.h.  events/ names the events of the seed's
+ * XiangShan Kunminghu (the HPM chapter of the XiangShan design document,
+ * V2R2): each mhpmevent combines up to four event indices with three
+ * OP_TYPE fields, and an index names an event only within its counter
+ * group (frontend, backend, memory access, cache).  The format/ fields
+ * event0..3, op0..2 and group spell that out; the encoding is in
+ * include/rvctr/xs_hpm.h.  events/ names the events of that document's
  * tables that have one unique name; the per-pipeline copies (the repeated
  * load_* and std_freelist_* indices) are reachable as event0=<index>.
  */

@@ -9,6 +9,15 @@ for c in record convert report topdown; do
 	check "$c --help" sh -c "$R $c --help | grep -q '^usage: rvctr $c'"
 done
 check "rvctr --help lists the commands" sh -c "$R --help | grep -q topdown"
+# Each long option is described once: an option line starts with spaces
+# and "-x, --name" or "--name" (no shared text may list one twice).
+for c in record convert report topdown; do
+	dups=$($R $c --help | grep -oE '^ {2,6}(-[a-zA-Z], )?--[a-z][a-z0-9-]*' |
+	       grep -oE -- '--[a-z0-9-]+$' | sort | uniq -d | xargs)
+	n=$($R $c --help | grep -cE '^ {2,6}(-[a-zA-Z], )?--[a-z]')
+	[ -z "$dups" ] && [ "$n" -gt 1 ] && ok "$c --help: each of its $n long options once" ||
+		not_ok "$c --help lists ${dups:-no options} more than once"
+done
 $R convert -o x >/dev/null 2>&1; [ $? -eq 2 ] && ok "convert without -f: usage error (2)" || not_ok "convert without -f"
 $R frobnicate >/dev/null 2>&1; [ $? -eq 2 ] && ok "unknown command: usage error (2)" || not_ok "unknown command"
 $R convert -f nope -o x in >/dev/null 2>&1; [ $? -eq 1 ] && ok "unknown format: error (1)" || not_ok "unknown format"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Top-down formulas (seed 003) on hand-computed counts. */
+/* XiangShan Kunminghu's top-down formulas on hand-computed counts. */
 #include <math.h>
 #include <stdlib.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests for include/rvctr/xs_hpm.h, the XiangShan Kunminghu combining
- * selector (seed 003).  QEMU has no such core, so the encoding is only
+ * selector (the HPM chapter of the XiangShan design document, V2R2).  QEMU has no such core, so the encoding is only
  * tested here: field positions, range checks, the round trip, and the
  * counter groups.
  */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Top-down analysis, levels 1 to 3, with the formulas XiangShan Kunminghu
- * documents (seed 003).  Counts come by event name; a metric whose events
- * are missing is reported as unavailable, naming what it needs.
+ * documents in the HPM chapter of its design document (V2R2, "Topdown
+ * PMU").  Counts come by event name; a metric whose events are missing
+ * is reported as unavailable, naming what it needs.
  */
 #ifndef RVCTR_TOPDOWN_H
 #define RVCTR_TOPDOWN_H

@@ -26,9 +26,20 @@ cp /tmp/perf.data "$out/perf.data" || exit 1
 echo "== perf report -b --sort symbol_from,symbol_to (hottest edges)"
 perf report -i "$out/perf.data" -b --stdio --sort symbol_from,symbol_to 2>/dev/null |
 	grep -v '^#' | grep -v '^$' | head -8
-echo "== perf script -F brstacksym (first sample, first 6 records)"
-perf script -i "$out/perf.data" -F brstacksym 2>/dev/null | head -1 | tr -s ' ' '\n' |
-	grep . | head -6
+# The first samples land in the C library's start-up (ptmalloc_init's
+# loop, getenv) before main runs: show the first one whose newest record
+# leaves hot.c's own code (main, step, twice), chosen by symbol.
+hot='^(main|step|twice)[+]0x'
+echo "== perf script -F brstacksym (first sample in main/step/twice, first 6 records)"
+perf script -i "$out/perf.data" -F brstacksym 2>/dev/null >/tmp/brstack.txt
+awk -v hot="$hot" '$1 ~ hot { print; exit }' /tmp/brstack.txt | tr -s ' ' '\n' | grep . |
+	head -6 >/tmp/sample.txt
+if ! grep -qE "$hot" /tmp/sample.txt; then
+	echo "no sample in main, step or twice: perf script -F brstacksym begins"
+	head -3 /tmp/brstack.txt
+	exit 1
+fi
+cat /tmp/sample.txt
 echo "== rvctr report"
 rvctr report "$out/perf.data" 2>&1 | head -40
 echo "== rvctr convert: AutoFDO text, llvm-profgen perf-script text, SPE-like samples"
@@ -36,8 +47,8 @@ rvctr convert -f autofdo -b hot -o "$out/hot.afdo.txt" "$out/perf.data" &&
 	rvctr convert -f perfscript -o "$out/hot.perfscript" "$out/perf.data" &&
 	rvctr convert -f spe -o "$out/spe.data" "$out/perf.data" || exit 1
 ls -l "$out"/hot.afdo.txt "$out"/hot.perfscript "$out"/spe.data | awk '{print $5, $9}'
-echo "== perf script on the SPE-like samples (first 3)"
-perf script -i "$out/spe.data" 2>/dev/null | head -3
+echo "== perf script on the SPE-like samples (first 3 in main/step/twice)"
+perf script -i "$out/spe.data" 2>/dev/null | grep -E ' (main|step|twice)[+]0x' | head -3
 echo "== rvctr record (libperf, no perf binary needed) -j any,u -c 5000 ./hot 1000"
 rvctr record -j any,u -c 5000 -m 256 -o /tmp/rvctr.data -- ./hot 1000 2>&1 | tail -2
 cp /tmp/rvctr.data "$out/rvctr.data" || exit 1
