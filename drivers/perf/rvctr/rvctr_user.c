@@ -189,16 +189,24 @@ int rvctr_user_event_idx(struct perf_event *event)
 }
 
 /*
- * From pmu->start/stop, on the event's hart.  The flag is read after a
- * full barrier: event_mapped() writes it and then reads oncpu, which the
- * core wrote before calling start(), so one of the two sees the other.
+ * From pmu->start and the map IPI, on the event's hart.  The flag is read
+ * after a full barrier: event_mapped() writes it and then reads oncpu,
+ * which the core wrote before calling start(), so one of the two sees
+ * the other.
+ *
+ * Only a running event opens its counter.  A stopped one stays on the
+ * hart for a while (the core throttles with pmu->stop, and may remove
+ * the event with pmu->del before the tick that would start it again),
+ * its user page names no counter (perf_event_index()), and what stop()
+ * closed stays closed until start() reopens it.
  */
 void rvctr_user_start(struct rvctr_pmu *rp, struct perf_event *event)
 {
 	unsigned int bit;
 
 	if (!(event->hw.flags & (RVCTR_F_UA_USER | RVCTR_F_UA_LEGACY)) ||
-	    !(event->attach_state & PERF_ATTACH_TASK))
+	    !(event->attach_state & PERF_ATTACH_TASK) ||
+	    (event->hw.state & PERF_HES_STOPPED))
 		return;
 	/* Pairs with the one in rvctr_user_event_mapped()/_unmapped(). */
 	smp_mb();
@@ -207,7 +215,8 @@ void rvctr_user_start(struct rvctr_pmu *rp, struct perf_event *event)
 }
 
 /*
- * Whether or not the event is still mapped (the flag may have been
+ * From pmu->stop and pmu->del, and the unmap IPI, on the event's hart:
+ * whether or not the event is still mapped (the flag may have been
  * cleared since the bit was set here, rvctr_user_event_unmapped()); a
  * bit the current mode opens to everyone stays.
  */
