@@ -272,6 +272,31 @@ static void rvctr_user_on_event_cpu(struct perf_event *event,
 }
 
 /*
+ * Is @mm, which maps @event, the address space of the task @event
+ * counts?  The counter opens where the event runs, that is while its
+ * target task runs, so the grant goes to the target: it must be the
+ * process that asked for it.  Otherwise "perf record -p T", which maps
+ * its events, would let T read a counter it did not open, with the
+ * owner's filters (kernel counts included).  x86 grants RDPMC to the
+ * mapping mm (x86_pmu_event_mapped(), perf_rdpmc_allowed), which for
+ * such an event is not T; here the two must be the same.  Threads of
+ * one process share the mm and may read each other's counters, as they
+ * can read each other's user pages.
+ *
+ * hw.target holds a reference to the task, not to its mm: the pointer
+ * is only compared, never followed.  It can be stale only if the task
+ * has switched or dropped its mm since, and @mm, held by our caller,
+ * was alive all along: a match means the two shared it.
+ */
+static bool rvctr_user_mapped_by_target(struct perf_event *event,
+					struct mm_struct *mm)
+{
+	struct task_struct *target = event->hw.target;
+
+	return target && mm && READ_ONCE(target->mm) == mm;
+}
+
+/*
  * pmu->event_mapped: the task mmapped its event.  The core filled the
  * user page before this call (perf_mmap()), without access; the event's
  * hart opens the counter and rewrites the page, in that order, so user
@@ -293,6 +318,8 @@ void rvctr_user_event_mapped(struct perf_event *event, struct mm_struct *mm)
 	 * access to task-bound events only, too).
 	 */
 	if (!(event->attach_state & PERF_ATTACH_TASK) || (hwc->flags & RVCTR_F_FW))
+		return;
+	if (!rvctr_user_mapped_by_target(event, mm))
 		return;
 	if ((hwc->flags & RVCTR_F_UA_LEGACY) &&
 	    (event->attr.type != PERF_TYPE_HARDWARE ||
