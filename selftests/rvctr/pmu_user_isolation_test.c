@@ -26,6 +26,7 @@
 #pragma GCC diagnostic ignored "-Wclobbered"
 #include "kselftest_harness.h"
 #include "pmu_test_lib.h"
+#include <fcntl.h>
 #include <grp.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -387,6 +388,59 @@ TEST_F(iso, thread_of_the_mapping_process_can_read)
 	EXPECT_EQ(1u << (s.idx - 1), s.mask);
 	munmap(page, getpagesize());
 	close(fd);
+}
+
+/*
+ * The knobs and the raw CTR snapshot are root's: as nobody, the sysctls
+ * and the cpu PMU's sysfs files read but do not write, and the debugfs
+ * snapshot (kernel branch addresses) does not open.  Exit status: 0
+ * good, else the check that failed.
+ */
+#define PMU_SYSFS	"/sys/bus/event_source/devices/cpu"
+#define RAW_CTR		"/sys/kernel/debug/rvctr/ctr"
+
+static int refused(const char *path, int flags)
+{
+	int fd = open(path, flags);
+
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 && errno == EACCES;
+}
+
+static int knobs_child(void)
+{
+	/* Asked as root: without CTR (or debugfs) there is no snapshot. */
+	int have_raw = !access(RAW_CTR, F_OK);
+
+	if (drop_to_nobody())
+		return 10;
+	if (!refused(UA, O_WRONLY) || refused(UA, O_RDONLY))
+		return 11;
+	if (!refused(PARANOID, O_WRONLY))
+		return 12;
+	if (!access(PMU_SYSFS "/ctr_depth", F_OK) &&
+	    (!refused(PMU_SYSFS "/ctr_depth", O_WRONLY) ||
+	     refused(PMU_SYSFS "/caps/branches", O_RDONLY)))
+		return 13;
+	if (have_raw && !refused(RAW_CTR, O_RDONLY))
+		return 14;
+	return 0;
+}
+
+TEST_F(iso, knobs_and_snapshot_are_roots)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(knobs_child());
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("check %d of knobs_child() failed", WEXITSTATUS(status));
 }
 
 TEST_HARNESS_MAIN
