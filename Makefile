@@ -117,6 +117,7 @@ SAMPLE_TESTS := ctr_brstack_test ctr_callstack_test ctr_isolation_test \
 	perf_src_test
 ICOUNT_TESTS := pmu_count_test pmu_period_test pmu_exclude_test \
 	pmu_multiplex_test pmu_freq_test pmu_throttle_test pmu_user_access_test \
+	pmu_user_isolation_test \
 	pmu_perf_mmap_test
 MAIN_TESTS := board_test module_test pmu_module_test pmu_hotplug_test \
 	pmu_perf_test ctr_unload_test
@@ -296,7 +297,7 @@ run-guest-other:
 	@RVCTR_VM_MODULE=$(OTHER)/drivers/perf/rvctr/rvctr.ko $(VM)/run \
 		--kernel $(OTHER_KERNEL) --icount --smp 1 --out $(OTHER)/guest-test \
 		selftests/rvctr/icount/run_tests.sh board_test module_test pmu_count_test \
-		pmu_throttle_test pmu_user_access_test; \
+		pmu_throttle_test pmu_user_access_test pmu_user_isolation_test; \
 	rc=$$?; \
 	if [ $$rc -eq 0 ]; then echo "ok 1 - Linux $(OTHER_KERNEL) boots and passes the smoke tests"; \
 	else echo "not ok 1 - Linux $(OTHER_KERNEL) run exited with status $$rc"; fi \

@@ -237,9 +237,14 @@ TEST(firmware_event_refused)
 	a.type = PERF_TYPE_RAW;
 	a.config = 2ULL << 62;	/* SBI_PMU_FW_MISALIGNED_LOAD */
 	ASSERT_EQ(-EOPNOTSUPP, ct_open_attr(&ev, &a));
-	/* The same event without a branch stack counts. */
+	/*
+	 * The same event without a branch stack counts, in every mode: it
+	 * takes no privilege filter either (pmu_exclude_test).
+	 */
 	a.sample_type = 0;
 	a.branch_sample_type = 0;
+	a.exclude_kernel = 0;
+	a.exclude_hv = 0;
 	ASSERT_EQ(0, ct_open_attr(&ev, &a));
 	ct_close(&ev);
 }

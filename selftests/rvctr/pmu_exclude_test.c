@@ -131,4 +131,51 @@ TEST(exclude_host)
 	EXPECT_EQ(0, n);
 }
 
+/*
+ * An SBI firmware event (config 63:62 = 2, SBI v2.0 "Firmware events";
+ * 0 is SBI_PMU_FW_MISALIGNED_LOAD) is counted by the firmware in M-mode,
+ * for U- and S-mode alike: a privilege filter cannot be honoured and is
+ * refused with EOPNOTSUPP, as for a hardware event without Sscofpmf,
+ * rather than ignored.  Without one it opens, and with exclude_guest,
+ * which perf sets on every event, too.
+ */
+TEST(firmware_event_refuses_privilege_filters)
+{
+	static const struct {
+		const char *name;
+		struct excl e;
+		int err;
+	} cases[] = {
+		{ "none", { 0 }, 0 },
+		{ "exclude_guest", { .guest = 1 }, 0 },
+		{ "exclude_kernel", { .kernel = 1 }, EOPNOTSUPP },
+		{ "exclude_user", { .user = 1 }, EOPNOTSUPP },
+		{ "exclude_hv", { .hv = 1 }, EOPNOTSUPP },
+		{ "exclude_host", { .host = 1 }, EOPNOTSUPP },
+		{ "exclude_kernel,hv (:u)", { .kernel = 1, .hv = 1 }, EOPNOTSUPP },
+	};
+	struct perf_event_attr attr;
+	const char *what;
+	unsigned int i;
+	int fd, err;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		pmu_attr(&attr, PERF_TYPE_RAW, 2ULL << 62);
+		attr.exclude_user = cases[i].e.user;
+		attr.exclude_kernel = cases[i].e.kernel;
+		attr.exclude_hv = cases[i].e.hv;
+		attr.exclude_guest = cases[i].e.guest;
+		attr.exclude_host = cases[i].e.host;
+		fd = pmu_open(&attr, 0, -1, -1);
+		err = fd < 0 ? errno : 0;
+		if (fd >= 0)
+			close(fd);
+		if (!i && err == ENOENT)
+			SKIP(return, "the firmware counts no SBI firmware events");
+		what = err ? strerror(err) : "opened";
+		EXPECT_EQ(cases[i].err, err)
+			TH_LOG("firmware event, %s: %s", cases[i].name, what);
+	}
+}
+
 TEST_HARNESS_MAIN

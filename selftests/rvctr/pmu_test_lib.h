@@ -142,4 +142,53 @@ static inline int pmu_hart_has(const char *ext)
 	return found;
 }
 
+/*
+ * Read hpmcounter CSR cycle + @n from user space, as rdpmc does on x86:
+ * it raises SIGILL unless scounteren (and mcounteren) open it.  csrr
+ * takes a constant: one case per counter CSR.
+ */
+#define PMU_RD_HPM(n) \
+	case n: asm volatile("csrr %0, %1" : "=r"(v) : "i"(0xc00 + n)); break
+static inline uint64_t pmu_read_hpm(unsigned int n)
+{
+	uint64_t v = 0;
+
+	switch (n) {
+	PMU_RD_HPM(0); PMU_RD_HPM(1); PMU_RD_HPM(2); PMU_RD_HPM(3);
+	PMU_RD_HPM(4); PMU_RD_HPM(5); PMU_RD_HPM(6); PMU_RD_HPM(7);
+	PMU_RD_HPM(8); PMU_RD_HPM(9); PMU_RD_HPM(10); PMU_RD_HPM(11);
+	PMU_RD_HPM(12); PMU_RD_HPM(13); PMU_RD_HPM(14); PMU_RD_HPM(15);
+	PMU_RD_HPM(16); PMU_RD_HPM(17); PMU_RD_HPM(18); PMU_RD_HPM(19);
+	PMU_RD_HPM(20); PMU_RD_HPM(21); PMU_RD_HPM(22); PMU_RD_HPM(23);
+	PMU_RD_HPM(24); PMU_RD_HPM(25); PMU_RD_HPM(26); PMU_RD_HPM(27);
+	PMU_RD_HPM(28); PMU_RD_HPM(29); PMU_RD_HPM(30); PMU_RD_HPM(31);
+	}
+	return v;
+}
+
+/* An integer sysctl (/proc/sys/...): its value, or -1. */
+static inline int pmu_sysctl_get(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+static inline int pmu_sysctl_set(const char *path, int v)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fprintf(f, "%d\n", v) > 0 ? 0 : -1;
+	return fclose(f) || ret ? -1 : 0;
+}
+
 #endif /* PMU_TEST_LIB_H */

@@ -21,26 +21,12 @@
 
 static int sysctl_get(void)
 {
-	FILE *f = fopen(SYSCTL, "r");
-	int v = -1;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
+	return pmu_sysctl_get(SYSCTL);
 }
 
 static int sysctl_set(int v)
 {
-	FILE *f = fopen(SYSCTL, "w");
-	int ret;
-
-	if (!f)
-		return -1;
-	ret = fprintf(f, "%d\n", v) > 0 ? 0 : -1;
-	return fclose(f) || ret ? -1 : 0;
+	return pmu_sysctl_set(SYSCTL, v);
 }
 
 /* Does rdcycle (rdinstret) fault in a child?  1 faults, 0 reads, -1 error. */
@@ -69,21 +55,6 @@ static int faults(int instret)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
-/* csrr takes a constant: one case per counter CSR, cycle + n. */
-#define RD(n) case n: asm volatile("csrr %0, %1" : "=r"(v) : "i"(0xc00 + n)); break
-static uint64_t read_counter(unsigned int n)
-{
-	uint64_t v = 0;
-
-	switch (n) {
-	RD(0); RD(1); RD(2); RD(3); RD(4); RD(5); RD(6); RD(7);
-	RD(8); RD(9); RD(10); RD(11); RD(12); RD(13); RD(14); RD(15);
-	RD(16); RD(17); RD(18); RD(19); RD(20); RD(21); RD(22); RD(23);
-	RD(24); RD(25); RD(26); RD(27); RD(28); RD(29); RD(30); RD(31);
-	}
-	return v;
-}
-
 /* The event's count as perf_event_mmap_page documents the self-read. */
 static uint64_t read_self(volatile struct perf_event_mmap_page *pc)
 {
@@ -98,7 +69,7 @@ static uint64_t read_self(volatile struct perf_event_mmap_page *pc)
 		count = pc->offset;
 		width = pc->pmc_width;
 		if (pc->cap_user_rdpmc && idx) {
-			pmc = read_counter(idx - 1);
+			pmc = pmu_read_hpm(idx - 1);
 			pmc <<= 64 - width;
 			pmc >>= 64 - width;
 			count += pmc;
@@ -261,7 +232,7 @@ static int self_faults(unsigned int n)
 	if (sigsetjmp(ill_jmp, 1))
 		faulted = 1;
 	else
-		read_counter(n);
+		pmu_read_hpm(n);
 	sigaction(SIGILL, &old, NULL);
 	return faulted;
 }
@@ -287,7 +258,7 @@ TEST_F(ua, mode1_only_while_mapped_and_only_the_owner)
 	ASSERT_LE(0, pid);
 	if (!pid) {
 		signal(SIGILL, SIG_DFL);
-		read_counter(idx - 1);
+		pmu_read_hpm(idx - 1);
 		_exit(0);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));

@@ -234,6 +234,12 @@ static void rvctr_del(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 
 	rvctr_stop(event, PERF_EF_UPDATE);
+	/*
+	 * The counter goes back to the pool, where the next event on it, of
+	 * any task, counts: it must leave here closed to user space even if
+	 * the event was already stopped (throttled) when it got here.
+	 */
+	rvctr_user_stop(rp, event);
 	riscv_ctr_del(rp->ctr, event);
 	cpuc->events[hwc->idx] = NULL;
 	rvctr_counter_free(rp, cpuc, event);

@@ -348,6 +348,32 @@ static int rvctr_map_raw(struct rvctr_pmu *rp, struct perf_event *event)
 }
 
 /*
+ * The SBI implementation counts a firmware event (SBI v2.0 11.5): no
+ * overflow interrupt, and nothing CTR could stop at.  Nor a privilege
+ * filter: SBI defines the SET_xINH flags of COUNTER_CFG_MATCH ("Configure
+ * matching counters") as a hardware counter's mhpmevent xINH bits, and
+ * a firmware counter counts what the firmware does in M-mode, on behalf
+ * of U-mode (a misaligned access it emulates) and S-mode (an SBI call)
+ * alike.  So the exclude bits are refused, with EOPNOTSUPP as for a
+ * hardware event without Sscofpmf (rvctr_event_filters()), rather than
+ * ignored; exclude_guest, which perf sets on every event, is taken as
+ * there.
+ */
+static int rvctr_fw_event_ok(struct perf_event *event)
+{
+	struct perf_event_attr *attr = &event->attr;
+
+	if (is_sampling_event(event) || has_branch_stack(event))
+		return -EOPNOTSUPP;
+	if (attr->exclude_user || attr->exclude_kernel || attr->exclude_host ||
+	    attr->exclude_hv) {
+		pr_debug("firmware events count every mode: no exclude_user/kernel/host/hv\n");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/*
  * Map @event; on success hw.* hold everything the counter code needs.
  * Sampling events need an overflow interrupt, so they only go on
  * programmable counters (cycle and instret have no OF bit).
@@ -374,13 +400,8 @@ int rvctr_event_map(struct rvctr_pmu *rp, struct perf_event *event)
 	}
 	if (ret)
 		return ret;
-	/*
-	 * The SBI implementation counts a firmware event (SBI v2.0 11.5):
-	 * no overflow interrupt, and nothing CTR could stop at.
-	 */
 	if (hwc->flags & RVCTR_F_FW)
-		return is_sampling_event(event) || has_branch_stack(event) ?
-		       -EOPNOTSUPP : 0;
+		return rvctr_fw_event_ok(event);
 	hwc->flags |= RVCTR_F_DELEG;
 	if (is_sampling_event(event))
 		hwc->extra_reg.config &= ~(BIT(0) | BIT(2));

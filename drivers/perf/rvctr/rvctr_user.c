@@ -189,16 +189,24 @@ int rvctr_user_event_idx(struct perf_event *event)
 }
 
 /*
- * From pmu->start/stop, on the event's hart.  The flag is read after a
- * full barrier: event_mapped() writes it and then reads oncpu, which the
- * core wrote before calling start(), so one of the two sees the other.
+ * From pmu->start and the map IPI, on the event's hart.  The flag is read
+ * after a full barrier: event_mapped() writes it and then reads oncpu,
+ * which the core wrote before calling start(), so one of the two sees
+ * the other.
+ *
+ * Only a running event opens its counter.  A stopped one stays on the
+ * hart for a while (the core throttles with pmu->stop, and may remove
+ * the event with pmu->del before the tick that would start it again),
+ * its user page names no counter (perf_event_index()), and what stop()
+ * closed stays closed until start() reopens it.
  */
 void rvctr_user_start(struct rvctr_pmu *rp, struct perf_event *event)
 {
 	unsigned int bit;
 
 	if (!(event->hw.flags & (RVCTR_F_UA_USER | RVCTR_F_UA_LEGACY)) ||
-	    !(event->attach_state & PERF_ATTACH_TASK))
+	    !(event->attach_state & PERF_ATTACH_TASK) ||
+	    (event->hw.state & PERF_HES_STOPPED))
 		return;
 	/* Pairs with the one in rvctr_user_event_mapped()/_unmapped(). */
 	smp_mb();
@@ -207,7 +215,8 @@ void rvctr_user_start(struct rvctr_pmu *rp, struct perf_event *event)
 }
 
 /*
- * Whether or not the event is still mapped (the flag may have been
+ * From pmu->stop and pmu->del, and the unmap IPI, on the event's hart:
+ * whether or not the event is still mapped (the flag may have been
  * cleared since the bit was set here, rvctr_user_event_unmapped()); a
  * bit the current mode opens to everyone stays.
  */
@@ -263,6 +272,31 @@ static void rvctr_user_on_event_cpu(struct perf_event *event,
 }
 
 /*
+ * Is @mm, which maps @event, the address space of the task @event
+ * counts?  The counter opens where the event runs, that is while its
+ * target task runs, so the grant goes to the target: it must be the
+ * process that asked for it.  Otherwise "perf record -p T", which maps
+ * its events, would let T read a counter it did not open, with the
+ * owner's filters (kernel counts included).  x86 grants RDPMC to the
+ * mapping mm (x86_pmu_event_mapped(), perf_rdpmc_allowed), which for
+ * such an event is not T; here the two must be the same.  Threads of
+ * one process share the mm and may read each other's counters, as they
+ * can read each other's user pages.
+ *
+ * hw.target holds a reference to the task, not to its mm: the pointer
+ * is only compared, never followed.  It can be stale only if the task
+ * has switched or dropped its mm since, and @mm, held by our caller,
+ * was alive all along: a match means the two shared it.
+ */
+static bool rvctr_user_mapped_by_target(struct perf_event *event,
+					struct mm_struct *mm)
+{
+	struct task_struct *target = event->hw.target;
+
+	return target && mm && READ_ONCE(target->mm) == mm;
+}
+
+/*
  * pmu->event_mapped: the task mmapped its event.  The core filled the
  * user page before this call (perf_mmap()), without access; the event's
  * hart opens the counter and rewrites the page, in that order, so user
@@ -284,6 +318,8 @@ void rvctr_user_event_mapped(struct perf_event *event, struct mm_struct *mm)
 	 * access to task-bound events only, too).
 	 */
 	if (!(event->attach_state & PERF_ATTACH_TASK) || (hwc->flags & RVCTR_F_FW))
+		return;
+	if (!rvctr_user_mapped_by_target(event, mm))
 		return;
 	if ((hwc->flags & RVCTR_F_UA_LEGACY) &&
 	    (event->attr.type != PERF_TYPE_HARDWARE ||
