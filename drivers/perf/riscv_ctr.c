@@ -35,9 +35,8 @@ static_assert((RISCV_CTR_BRANCH_ALLOWED | RISCV_CTR_BRANCH_EXCLUDED) ==
 	      PERF_SAMPLE_BRANCH_MAX - 1);
 static_assert(!(RISCV_CTR_BRANCH_ALLOWED & RISCV_CTR_BRANCH_EXCLUDED));
 
-#define CTR_CONFIG2_NTBR	BIT_ULL(RISCV_CTR_CONFIG2_NTBR_BIT)
-#define CTR_CONFIG2_BPFRZ	BIT_ULL(RISCV_CTR_CONFIG2_BPFRZ_BIT)
-#define CTR_CONFIG2_MASK	(CTR_CONFIG2_NTBR | CTR_CONFIG2_BPFRZ)
+#define CTR_CONFIG3_NTBR	BIT_ULL(RISCV_CTR_CONFIG3_NTBR_BIT)
+#define CTR_CONFIG3_BPFRZ	BIT_ULL(RISCV_CTR_CONFIG3_BPFRZ_BIT)
 
 /* CTR of one CPU. */
 struct riscv_ctr_cpu {
@@ -175,40 +174,42 @@ static unsigned int ctr_copy(struct perf_branch_entry *__restrict out,
  * @ctr: the CTR of the PMU, NULL without CTR
  * @event: any event of the PMU
  *
- * Translates attr.branch_sample_type and the config2 options into an
+ * Translates attr.branch_sample_type and the config3 options into an
  * sctrctl value once, and keeps it in the event.  For a call stack it
  * sets PERF_ATTACH_TASK_DATA, so it must be the caller's last step that
  * can fail: when pmu->event_init fails, __free_event() detaches the
  * task's perf_ctx_data, which another event may still be using.
  *
- * Return: 0; -EOPNOTSUPP for a branch stack CTR cannot give (no CTR, a
- * filter or a field the harts do not have, a CPU-wide call stack);
- * -EINVAL for a filter of no privilege mode, or config2 options without
- * a branch stack.
+ * Return: 0; -EINVAL for a reserved config3 bit, config3 options without
+ * a branch stack (riscv_ctr_config_check()) or a filter of no privilege
+ * mode; -EOPNOTSUPP for a branch stack CTR cannot give (no CTR, a filter
+ * or a field the harts do not have, a CPU-wide call stack).
  */
 int riscv_ctr_event_init(struct riscv_ctr *ctr, struct perf_event *event)
 {
 	u64 bst = event->attr.branch_sample_type;
-	u64 cfg2 = event->attr.config2, opts = 0, sctrctl, missing;
+	u64 cfg3 = event->attr.config3, opts = 0, sctrctl, missing;
 	int ret;
 
-	if (!has_branch_stack(event)) {
-		if (!(cfg2 & CTR_CONFIG2_MASK))
-			return 0;
-		pr_debug("ctr_ntbr/ctr_bpfrz need a branch stack\n");
-		return -EINVAL;
+	ret = riscv_ctr_config_check(event);
+	if (ret) {
+		pr_debug("config3 %#llx: reserved bits, or ctr_ntbr/ctr_bpfrz without a branch stack\n",
+			 cfg3);
+		return ret;
 	}
+	if (!has_branch_stack(event))
+		return 0;
 	if (!ctr)
 		return -EOPNOTSUPP;
-	if (cfg2 & CTR_CONFIG2_NTBR)
+	if (cfg3 & CTR_CONFIG3_NTBR)
 		opts |= RISCV_CTR_OPT_NTBR;
-	if (cfg2 & CTR_CONFIG2_BPFRZ)
+	if (cfg3 & CTR_CONFIG3_BPFRZ)
 		opts |= RISCV_CTR_OPT_BPFRZ;
 
 	ret = riscv_ctr_branch_filter(bst, opts, &sctrctl);
 	if (ret) {
-		pr_debug("branch_sample_type %#llx (config2 %#llx) not supported\n",
-			 bst, cfg2);
+		pr_debug("branch_sample_type %#llx (config3 %#llx) not supported\n",
+			 bst, cfg3);
 		return ret == RISCV_CTR_ENOMODE ? -EINVAL : -EOPNOTSUPP;
 	}
 	/*
@@ -230,8 +231,8 @@ int riscv_ctr_event_init(struct riscv_ctr *ctr, struct perf_event *event)
 	 */
 	missing = riscv_ctr_sctrctl_missing(sctrctl, &ctr->hw);
 	if (missing) {
-		pr_debug("branch_sample_type %#llx (config2 %#llx) needs sctrctl.%s, which not every hart implements\n",
-			 bst, cfg2, riscv_ctr_field_name(missing));
+		pr_debug("branch_sample_type %#llx (config3 %#llx) needs sctrctl.%s, which not every hart implements\n",
+			 bst, cfg3, riscv_ctr_field_name(missing));
 		return -EOPNOTSUPP;
 	}
 	ctr_event_sctrctl(event) = sctrctl;
@@ -382,6 +383,7 @@ void riscv_ctr_pm_exit(struct riscv_ctr *ctr)
  * "Freeze": only an LCOFI trap freezes).  The record template of the
  * CPU is rebuilt only when the options of the filter that change a
  * record do.
+
  */
 void riscv_ctr_sample(struct riscv_ctr *ctr, struct perf_event *event,
 		      struct perf_sample_data *data)
