@@ -46,8 +46,18 @@ struct riscv_ctr_cpu {
 	unsigned int task_users;	/* ... of which bound to a task */
 	bool ok;		/* the hart has all of riscv_ctr.hw */
 	struct riscv_ctr_tmpl tmpl;	/* of the last sample's filter */
-	struct perf_branch_stack bs;
-	struct perf_branch_entry entries[RISCV_CTR_DEPTH_MAX];
+	/*
+	 * The sample's branch stack, last: perf_branch_stack ends in a
+	 * flexible array, so the entries overlap it in a union, as
+	 * TRAILING_OVERLAP() of newer kernels (not in 6.12) lays it out.
+	 */
+	union {
+		struct perf_branch_stack bs;
+		struct {
+			u8 bs_head[offsetof(struct perf_branch_stack, entries)];
+			struct perf_branch_entry entries[RISCV_CTR_DEPTH_MAX];
+		};
+	};
 };
 
 /*
