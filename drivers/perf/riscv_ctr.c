@@ -393,12 +393,24 @@ void riscv_ctr_pm_exit(struct riscv_ctr *ctr)
  * "Freeze": only an LCOFI trap freezes).  The record template of the
  * CPU is rebuilt only when the options of the filter that change a
  * record do.
-
+ *
+ * siselect is put back as it was found.  Sscsrind has one siselect per
+ * privilege level, shared by every user of the indirect CSR window
+ * (CTR entries, AIA's IMSIC, counter delegation), and each sets it and
+ * then accesses sireg*, with interrupts off.  That keeps an ordinary
+ * interrupt handler out of the sequence, but not an overflow delivered
+ * as an SBI Supervisor Software Event (SSE), which is taken like an NMI,
+ * with interrupts off or not.  Such a handler may land between the
+ * interrupted code's siselect write and its sireg* accesses; as it
+ * leaves siselect holding that code's value, and only reads the
+ * registers it selects, the interrupted accesses reach the registers
+ * they selected.  Saving costs one CSR read per sample.
  */
 void riscv_ctr_sample(struct riscv_ctr *ctr, struct perf_event *event,
 		      struct perf_sample_data *data)
 {
 	u64 bst = event->attr.branch_sample_type, wrptr;
+	unsigned long siselect;
 	struct riscv_ctr_cpu *cc;
 	unsigned int depth;
 
@@ -412,7 +424,9 @@ void riscv_ctr_sample(struct riscv_ctr *ctr, struct perf_event *event,
 	if (unlikely(cc->tmpl.key != riscv_ctr_tmpl_key(ctr->hw.misp, bst)))
 		riscv_ctr_tmpl_init(&cc->tmpl, ctr->hw.misp, bst);
 	wrptr = csr_read(CSR_SCTRSTATUS) & SCTRSTATUS_WRPTR_MASK;
+	siselect = csr_read(CSR_SISELECT);
 	cc->bs.nr = ctr_copy(cc->entries, depth, depth, &cc->tmpl);
+	csr_write(CSR_SISELECT, siselect);
 	/* Physical index of the newest entry: WRPTR is the next to write. */
 	cc->bs.hw_idx = (wrptr + depth - 1) & (depth - 1);
 	perf_sample_save_brstack(data, event, &cc->bs, NULL);
@@ -553,8 +567,8 @@ void riscv_ctr_sched_task(struct riscv_ctr *ctr, void *task_ctx,
  */
 int riscv_ctr_snapshot(struct perf_branch_entry *entries, unsigned int cnt)
 {
+	unsigned long flags, siselect;
 	struct riscv_ctr_tmpl t;
-	unsigned long flags;
 	unsigned int n;
 	bool was_frozen;
 
@@ -562,8 +576,11 @@ int riscv_ctr_snapshot(struct perf_branch_entry *entries, unsigned int cnt)
 	was_frozen = ctr_freeze();
 	/* Built while frozen, so its own branches are not recorded. */
 	riscv_ctr_tmpl_init(&t, false, PERF_SAMPLE_BRANCH_KERNEL);
+	/* As riscv_ctr_sample(): a BPF program may run in NMI-like context. */
+	siselect = csr_read(CSR_SISELECT);
 	n = ctr_copy(entries, cnt,
 		     riscv_ctr_depth_decode(csr_read(CSR_SCTRDEPTH)), &t);
+	csr_write(CSR_SISELECT, siselect);
 	if (!was_frozen)
 		ctr_thaw();
 	local_irq_restore(flags);

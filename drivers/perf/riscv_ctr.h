@@ -49,7 +49,10 @@
  *
  * siselect/sireg* are shared with other Sscsrind users (counter delegation,
  * AIA): every access here is made with interrupts off, and the caller's
- * must be too.
+ * must be too.  Interrupts off do not keep out an overflow handler run
+ * from an SBI SSE event, which is NMI-like: the reads that run in the
+ * handler, riscv_ctr_sample() and riscv_ctr_snapshot(), put siselect
+ * back as they found it, so a sequence they interrupt is unharmed.
  */
 #ifndef __RISCV_CTR_H
 #define __RISCV_CTR_H
