@@ -217,9 +217,12 @@ run-guest-smp4:
 # The upstream series: riscv_pmu_sbi hooks and the CTR backend for Debian's
 # linux-source-7.3, as git format-patch output with a cover letter in
 # build/series, generated from kernel/series and the files the module
-# builds (tools/series/mkseries).  series-check: it applies with git am,
+# builds (tools/series/mkseries); the perf tool's patch is a series of its
+# own for the perf tools tree, from kernel/series-perf into
+# build/series-perf.  series-check: each applies with git am,
 # carries those files byte for byte as they are here, and passes
-# checkpatch --strict (TAP in build/guest-test/series-check.tap).
+# checkpatch --strict (TAP in build/guest-test/series-check.tap and
+# series-perf-check.tap).
 # series-kernel builds 7.3 with it (RISCV_PMU_SBI=y, RISCV_PMU_CTR=y, no
 # module; cached by the series' content); series-steps builds it patch by
 # patch (build/series-steps.log).  run-guest-series boots it on an
@@ -234,14 +237,19 @@ SERIES_RUN = $(VM)/run --kernel series --icount --smp 1
 
 series: setup
 	@tools/series/mkseries >/dev/null
-	@echo "build/series: $$(ls $(BUILD)/series | wc -l) files"
+	@tools/series/mkseries $(BUILD)/series-perf kernel/series-perf >/dev/null
+	@echo "build/series: $$(ls $(BUILD)/series | wc -l) files;" \
+		"build/series-perf (perf tools tree): $$(ls $(BUILD)/series-perf | wc -l) files"
 	@[ -n "$$RVCTR_SERIES_AUTHOR" ] || echo "note: signed off by a placeholder;" \
 		"RVCTR_SERIES_AUTHOR='Name <address>' make series signs it as you"
 
 series-check: series
 	@mkdir -p $(BUILD)/guest-test
 	@tools/series/check-series >$(BUILD)/guest-test/series-check.tap; rc=$$?; \
-		cat $(BUILD)/guest-test/series-check.tap; exit $$rc
+		cat $(BUILD)/guest-test/series-check.tap; \
+	tools/series/check-series $(BUILD)/series-perf kernel/series-perf \
+		>$(BUILD)/guest-test/series-perf-check.tap || rc=1; \
+		cat $(BUILD)/guest-test/series-perf-check.tap; exit $$rc
 
 series-kernel: series
 	@$(VM)/build-kernel-series >/dev/null
