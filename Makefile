@@ -224,8 +224,12 @@ run-guest-smp4:
 # checkpatch --strict (TAP in build/guest-test/series-check.tap and
 # series-perf-check.tap).
 # series-kernel builds 7.3 with it (RISCV_PMU_SBI=y, RISCV_PMU_CTR=y, no
-# module; cached by the series' content); series-steps builds it patch by
-# patch (build/series-steps.log).  run-guest-series boots it on an
+# module; cached by the series' content); series-steps builds the
+# pristine tree and then the series patch by patch, W=1 on the
+# directories it changes, and fails on a patch that does not build or
+# adds a warning (build/series-steps.log; kept by the series' content,
+# so make check, which asks for it, builds it only when the series
+# changed).  run-guest-series boots it on an
 # -icount board and runs the branch-stack selftests that need no module
 # (the module-only parts, its debugfs and rmmod, skip there), and
 # ctr_kunit_test, which turns the report of the series' KUnit suite
@@ -255,7 +259,15 @@ series-kernel: series
 	@$(VM)/build-kernel-series >/dev/null
 
 series-steps: series
-	@$(VM)/build-kernel-series --steps >/dev/null
+	@mkdir -p $(BUILD)/guest-test
+	@rm -f $(BUILD)/series-steps.log; \
+	$(VM)/build-kernel-series --steps >/dev/null 2>$(BUILD)/series-steps.err; rc=$$?; \
+	{ echo "TAP version 13"; cat $(BUILD)/series-steps.log 2>/dev/null; \
+	  [ $$rc -eq 0 ] || echo "not ok - series-steps: $$(tail -1 $(BUILD)/series-steps.err)"; \
+	} >$(BUILD)/guest-test/series-steps.tap; \
+	echo "1..$$(grep -c -E '^(not )?ok' $(BUILD)/guest-test/series-steps.tap)" \
+		>>$(BUILD)/guest-test/series-steps.tap; \
+	cat $(BUILD)/guest-test/series-steps.tap; exit $$rc
 
 run-guest-series:
 	$(call RUN_PASS,series,series kernel run,$(SERIES_RUN),selftests/rvctr/icount/run_tests.sh $(SERIES_TESTS))
@@ -320,6 +332,7 @@ check: setup
 	@$(MAKE) --no-print-directory rootfs other-module perf
 	@$(MAKE) --no-print-directory series-check >/dev/null || true
 	@$(MAKE) --no-print-directory series-kernel
+	@$(MAKE) --no-print-directory series-steps >/dev/null || true
 	@$(VM)/edk2 >/dev/null
 	@$(MAKE) --no-print-directory profile-check-build
 	@$(MAKE) -s --no-print-directory -j$(NPROC) -C tools/rvctr check-build
