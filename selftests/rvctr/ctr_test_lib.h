@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/bits.h>
 #include <linux/compiler.h>
 #include <linux/init.h>		/* __section() */
 #include <linux/perf_event.h>
@@ -31,8 +32,8 @@
  * The CTR options of the cpu PMU, attr.config3 (format/ctr_ntbr and
  * format/ctr_bpfrz); every other config3 bit is reserved.
  */
-#define CT_CFG3_NTBR	(1ULL << 0)
-#define CT_CFG3_BPFRZ	(1ULL << 1)
+#define CT_CFG3_NTBR	BIT_ULL(0)
+#define CT_CFG3_BPFRZ	BIT_ULL(1)
 
 /*
  * The bounds of section @sec, which the linker defines for a section
