@@ -219,12 +219,19 @@ run-guest-smp4:
 # The upstream series: riscv_pmu_sbi hooks and the CTR backend for Debian's
 # linux-source-7.3, as git format-patch output with a cover letter in
 # build/series, generated from kernel/series and the files the module
-# builds (tools/series/mkseries).  series-check: it applies with git am,
+# builds (tools/series/mkseries); the perf tool's patch is a series of its
+# own for the perf tools tree, from kernel/series-perf into
+# build/series-perf.  series-check: each applies with git am,
 # carries those files byte for byte as they are here, and passes
-# checkpatch --strict (TAP in build/guest-test/series-check.tap).
+# checkpatch --strict (TAP in build/guest-test/series-check.tap and
+# series-perf-check.tap).
 # series-kernel builds 7.3 with it (RISCV_PMU_SBI=y, RISCV_PMU_CTR=y, no
-# module; cached by the series' content); series-steps builds it patch by
-# patch (build/series-steps.log).  run-guest-series boots it on an
+# module; cached by the series' content); series-steps builds the
+# pristine tree and then the series patch by patch, W=1 on the
+# directories it changes, and fails on a patch that does not build or
+# adds a warning (build/series-steps.log; kept by the series' content,
+# so make check, which asks for it, builds it only when the series
+# changed).  run-guest-series boots it on an
 # -icount board and runs the branch-stack selftests that need no module
 # (the module-only parts, its debugfs and rmmod, skip there), and
 # ctr_kunit_test, which turns the report of the series' KUnit suite
@@ -236,20 +243,33 @@ SERIES_RUN = $(VM)/run --kernel series --icount --smp 1
 
 series: setup
 	@tools/series/mkseries >/dev/null
-	@echo "build/series: $$(ls $(BUILD)/series | wc -l) files"
+	@tools/series/mkseries $(BUILD)/series-perf kernel/series-perf >/dev/null
+	@echo "build/series: $$(ls $(BUILD)/series | wc -l) files;" \
+		"build/series-perf (perf tools tree): $$(ls $(BUILD)/series-perf | wc -l) files"
 	@[ -n "$$RVCTR_SERIES_AUTHOR" ] || echo "note: signed off by a placeholder;" \
 		"RVCTR_SERIES_AUTHOR='Name <address>' make series signs it as you"
 
 series-check: series
 	@mkdir -p $(BUILD)/guest-test
 	@tools/series/check-series >$(BUILD)/guest-test/series-check.tap; rc=$$?; \
-		cat $(BUILD)/guest-test/series-check.tap; exit $$rc
+		cat $(BUILD)/guest-test/series-check.tap; \
+	tools/series/check-series $(BUILD)/series-perf kernel/series-perf \
+		>$(BUILD)/guest-test/series-perf-check.tap || rc=1; \
+		cat $(BUILD)/guest-test/series-perf-check.tap; exit $$rc
 
 series-kernel: series
 	@$(VM)/build-kernel-series >/dev/null
 
 series-steps: series
-	@$(VM)/build-kernel-series --steps >/dev/null
+	@mkdir -p $(BUILD)/guest-test
+	@rm -f $(BUILD)/series-steps.log; \
+	$(VM)/build-kernel-series --steps >/dev/null 2>$(BUILD)/series-steps.err; rc=$$?; \
+	{ echo "TAP version 13"; cat $(BUILD)/series-steps.log 2>/dev/null; \
+	  [ $$rc -eq 0 ] || echo "not ok - series-steps: $$(tail -1 $(BUILD)/series-steps.err)"; \
+	} >$(BUILD)/guest-test/series-steps.tap; \
+	echo "1..$$(grep -c -E '^(not )?ok' $(BUILD)/guest-test/series-steps.tap)" \
+		>>$(BUILD)/guest-test/series-steps.tap; \
+	cat $(BUILD)/guest-test/series-steps.tap; exit $$rc
 
 run-guest-series:
 	$(call RUN_PASS,series,series kernel run,$(SERIES_RUN),selftests/rvctr/icount/run_tests.sh $(SERIES_TESTS))
@@ -314,6 +334,7 @@ check: setup
 	@$(MAKE) --no-print-directory rootfs other-module perf
 	@$(MAKE) --no-print-directory series-check >/dev/null || true
 	@$(MAKE) --no-print-directory series-kernel
+	@$(MAKE) --no-print-directory series-steps >/dev/null || true
 	@$(VM)/edk2 >/dev/null
 	@$(MAKE) --no-print-directory profile-check-build
 	@$(MAKE) -s --no-print-directory -j$(NPROC) -C tools/rvctr check-build

@@ -35,9 +35,8 @@ static_assert((RISCV_CTR_BRANCH_ALLOWED | RISCV_CTR_BRANCH_EXCLUDED) ==
 	      PERF_SAMPLE_BRANCH_MAX - 1);
 static_assert(!(RISCV_CTR_BRANCH_ALLOWED & RISCV_CTR_BRANCH_EXCLUDED));
 
-#define CTR_CONFIG2_NTBR	BIT_ULL(RISCV_CTR_CONFIG2_NTBR_BIT)
-#define CTR_CONFIG2_BPFRZ	BIT_ULL(RISCV_CTR_CONFIG2_BPFRZ_BIT)
-#define CTR_CONFIG2_MASK	(CTR_CONFIG2_NTBR | CTR_CONFIG2_BPFRZ)
+#define CTR_CONFIG3_NTBR	BIT_ULL(RISCV_CTR_CONFIG3_NTBR_BIT)
+#define CTR_CONFIG3_BPFRZ	BIT_ULL(RISCV_CTR_CONFIG3_BPFRZ_BIT)
 
 /* CTR of one CPU. */
 struct riscv_ctr_cpu {
@@ -47,8 +46,18 @@ struct riscv_ctr_cpu {
 	unsigned int task_users;	/* ... of which bound to a task */
 	bool ok;		/* the hart has all of riscv_ctr.hw */
 	struct riscv_ctr_tmpl tmpl;	/* of the last sample's filter */
-	struct perf_branch_stack bs;
-	struct perf_branch_entry entries[RISCV_CTR_DEPTH_MAX];
+	/*
+	 * The sample's branch stack, last: perf_branch_stack ends in a
+	 * flexible array, so the entries overlap it in a union, as
+	 * TRAILING_OVERLAP() of newer kernels (not in 6.12) lays it out.
+	 */
+	union {
+		struct perf_branch_stack bs;
+		struct {
+			u8 bs_head[offsetof(struct perf_branch_stack, entries)];
+			struct perf_branch_entry entries[RISCV_CTR_DEPTH_MAX];
+		};
+	};
 };
 
 /*
@@ -175,40 +184,42 @@ static unsigned int ctr_copy(struct perf_branch_entry *__restrict out,
  * @ctr: the CTR of the PMU, NULL without CTR
  * @event: any event of the PMU
  *
- * Translates attr.branch_sample_type and the config2 options into an
+ * Translates attr.branch_sample_type and the config3 options into an
  * sctrctl value once, and keeps it in the event.  For a call stack it
  * sets PERF_ATTACH_TASK_DATA, so it must be the caller's last step that
  * can fail: when pmu->event_init fails, __free_event() detaches the
  * task's perf_ctx_data, which another event may still be using.
  *
- * Return: 0; -EOPNOTSUPP for a branch stack CTR cannot give (no CTR, a
- * filter or a field the harts do not have, a CPU-wide call stack);
- * -EINVAL for a filter of no privilege mode, or config2 options without
- * a branch stack.
+ * Return: 0; -EINVAL for a reserved config3 bit, config3 options without
+ * a branch stack (riscv_ctr_config_check()) or a filter of no privilege
+ * mode; -EOPNOTSUPP for a branch stack CTR cannot give (no CTR, a filter
+ * or a field the harts do not have, a CPU-wide call stack).
  */
 int riscv_ctr_event_init(struct riscv_ctr *ctr, struct perf_event *event)
 {
 	u64 bst = event->attr.branch_sample_type;
-	u64 cfg2 = event->attr.config2, opts = 0, sctrctl, missing;
+	u64 cfg3 = event->attr.config3, opts = 0, sctrctl, missing;
 	int ret;
 
-	if (!has_branch_stack(event)) {
-		if (!(cfg2 & CTR_CONFIG2_MASK))
-			return 0;
-		pr_debug("ctr_ntbr/ctr_bpfrz need a branch stack\n");
-		return -EINVAL;
+	ret = riscv_ctr_config_check(event);
+	if (ret) {
+		pr_debug("config3 %#llx: reserved bits, or ctr_ntbr/ctr_bpfrz without a branch stack\n",
+			 cfg3);
+		return ret;
 	}
+	if (!has_branch_stack(event))
+		return 0;
 	if (!ctr)
 		return -EOPNOTSUPP;
-	if (cfg2 & CTR_CONFIG2_NTBR)
+	if (cfg3 & CTR_CONFIG3_NTBR)
 		opts |= RISCV_CTR_OPT_NTBR;
-	if (cfg2 & CTR_CONFIG2_BPFRZ)
+	if (cfg3 & CTR_CONFIG3_BPFRZ)
 		opts |= RISCV_CTR_OPT_BPFRZ;
 
 	ret = riscv_ctr_branch_filter(bst, opts, &sctrctl);
 	if (ret) {
-		pr_debug("branch_sample_type %#llx (config2 %#llx) not supported\n",
-			 bst, cfg2);
+		pr_debug("branch_sample_type %#llx (config3 %#llx) not supported\n",
+			 bst, cfg3);
 		return ret == RISCV_CTR_ENOMODE ? -EINVAL : -EOPNOTSUPP;
 	}
 	/*
@@ -230,8 +241,8 @@ int riscv_ctr_event_init(struct riscv_ctr *ctr, struct perf_event *event)
 	 */
 	missing = riscv_ctr_sctrctl_missing(sctrctl, &ctr->hw);
 	if (missing) {
-		pr_debug("branch_sample_type %#llx (config2 %#llx) needs sctrctl.%s, which not every hart implements\n",
-			 bst, cfg2, riscv_ctr_field_name(missing));
+		pr_debug("branch_sample_type %#llx (config3 %#llx) needs sctrctl.%s, which not every hart implements\n",
+			 bst, cfg3, riscv_ctr_field_name(missing));
 		return -EOPNOTSUPP;
 	}
 	ctr_event_sctrctl(event) = sctrctl;
@@ -382,11 +393,24 @@ void riscv_ctr_pm_exit(struct riscv_ctr *ctr)
  * "Freeze": only an LCOFI trap freezes).  The record template of the
  * CPU is rebuilt only when the options of the filter that change a
  * record do.
+ *
+ * siselect is put back as it was found.  Sscsrind has one siselect per
+ * privilege level, shared by every user of the indirect CSR window
+ * (CTR entries, AIA's IMSIC, counter delegation), and each sets it and
+ * then accesses sireg*, with interrupts off.  That keeps an ordinary
+ * interrupt handler out of the sequence, but not an overflow delivered
+ * as an SBI Supervisor Software Event (SSE), which is taken like an NMI,
+ * with interrupts off or not.  Such a handler may land between the
+ * interrupted code's siselect write and its sireg* accesses; as it
+ * leaves siselect holding that code's value, and only reads the
+ * registers it selects, the interrupted accesses reach the registers
+ * they selected.  Saving costs one CSR read per sample.
  */
 void riscv_ctr_sample(struct riscv_ctr *ctr, struct perf_event *event,
 		      struct perf_sample_data *data)
 {
 	u64 bst = event->attr.branch_sample_type, wrptr;
+	unsigned long siselect;
 	struct riscv_ctr_cpu *cc;
 	unsigned int depth;
 
@@ -400,7 +424,9 @@ void riscv_ctr_sample(struct riscv_ctr *ctr, struct perf_event *event,
 	if (unlikely(cc->tmpl.key != riscv_ctr_tmpl_key(ctr->hw.misp, bst)))
 		riscv_ctr_tmpl_init(&cc->tmpl, ctr->hw.misp, bst);
 	wrptr = csr_read(CSR_SCTRSTATUS) & SCTRSTATUS_WRPTR_MASK;
+	siselect = csr_read(CSR_SISELECT);
 	cc->bs.nr = ctr_copy(cc->entries, depth, depth, &cc->tmpl);
+	csr_write(CSR_SISELECT, siselect);
 	/* Physical index of the newest entry: WRPTR is the next to write. */
 	cc->bs.hw_idx = (wrptr + depth - 1) & (depth - 1);
 	perf_sample_save_brstack(data, event, &cc->bs, NULL);
@@ -541,8 +567,8 @@ void riscv_ctr_sched_task(struct riscv_ctr *ctr, void *task_ctx,
  */
 int riscv_ctr_snapshot(struct perf_branch_entry *entries, unsigned int cnt)
 {
+	unsigned long flags, siselect;
 	struct riscv_ctr_tmpl t;
-	unsigned long flags;
 	unsigned int n;
 	bool was_frozen;
 
@@ -550,8 +576,11 @@ int riscv_ctr_snapshot(struct perf_branch_entry *entries, unsigned int cnt)
 	was_frozen = ctr_freeze();
 	/* Built while frozen, so its own branches are not recorded. */
 	riscv_ctr_tmpl_init(&t, false, PERF_SAMPLE_BRANCH_KERNEL);
+	/* As riscv_ctr_sample(): a BPF program may run in NMI-like context. */
+	siselect = csr_read(CSR_SISELECT);
 	n = ctr_copy(entries, cnt,
 		     riscv_ctr_depth_decode(csr_read(CSR_SCTRDEPTH)), &t);
+	csr_write(CSR_SISELECT, siselect);
 	if (!was_frozen)
 		ctr_thaw();
 	local_irq_restore(flags);

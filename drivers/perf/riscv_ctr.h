@@ -49,7 +49,10 @@
  *
  * siselect/sireg* are shared with other Sscsrind users (counter delegation,
  * AIA): every access here is made with interrupts off, and the caller's
- * must be too.
+ * must be too.  Interrupts off do not keep out an overflow handler run
+ * from an SBI SSE event, which is NMI-like: the reads that run in the
+ * handler, riscv_ctr_sample() and riscv_ctr_snapshot(), put siselect
+ * back as they found it, so a sequence they interrupt is unharmed.
  */
 #ifndef __RISCV_CTR_H
 #define __RISCV_CTR_H
@@ -65,15 +68,47 @@ struct riscv_ctr;
 struct task_struct;
 
 /*
- * Options outside attr.branch_sample_type, in attr.config2: "ctr_ntbr"
+ * Options outside attr.branch_sample_type, in attr.config3: "ctr_ntbr"
  * also records not-taken branches (sctrctl.NTBREN), "ctr_bpfrz" freezes
  * CTR on a breakpoint exception (sctrctl.BPFRZ).  The caller puts
  * RISCV_CTR_FORMAT_* in its format group under these names.
+ *
+ * config3 (perf_event_attr since Linux 6.3), because the other words are
+ * taken on the RISC-V CPU PMU: config holds the event (bits 0-55) and the
+ * firmware event type (62-63), config1 bit 0 marks KVM's guest events,
+ * and the counter delegation support posted for riscv_pmu_sbi claims
+ * config2 bits 0-31 (counterid_mask, bit 0 also "use the fixed cycle
+ * counter").  Every other config3 bit is reserved: events that set one
+ * are refused with -EINVAL, with or without CTR, so a later option can
+ * take it without changing what an old kernel does with it.
  */
-#define RISCV_CTR_CONFIG2_NTBR_BIT	0
-#define RISCV_CTR_CONFIG2_BPFRZ_BIT	1
-#define RISCV_CTR_FORMAT_NTBR	"config2:" __stringify(RISCV_CTR_CONFIG2_NTBR_BIT)
-#define RISCV_CTR_FORMAT_BPFRZ	"config2:" __stringify(RISCV_CTR_CONFIG2_BPFRZ_BIT)
+#define RISCV_CTR_CONFIG3_NTBR_BIT	0
+#define RISCV_CTR_CONFIG3_BPFRZ_BIT	1
+#define RISCV_CTR_CONFIG3_OPTS		(BIT_ULL(RISCV_CTR_CONFIG3_NTBR_BIT) | \
+					 BIT_ULL(RISCV_CTR_CONFIG3_BPFRZ_BIT))
+#define RISCV_CTR_FORMAT_NTBR	"config3:" __stringify(RISCV_CTR_CONFIG3_NTBR_BIT)
+#define RISCV_CTR_FORMAT_BPFRZ	"config3:" __stringify(RISCV_CTR_CONFIG3_BPFRZ_BIT)
+
+/**
+ * riscv_ctr_config_check - check the CTR options of any event of the PMU
+ * @event: the event, at pmu->event_init
+ *
+ * Needs no CTR: the PMU driver calls it first, on every machine, so that
+ * a reserved config3 bit means the same everywhere.
+ *
+ * Return: 0, or -EINVAL for a reserved config3 bit, or for options
+ * without a branch stack.
+ */
+static inline int riscv_ctr_config_check(struct perf_event *event)
+{
+	u64 cfg3 = event->attr.config3;
+
+	if (cfg3 & ~RISCV_CTR_CONFIG3_OPTS)
+		return -EINVAL;
+	if (cfg3 && !has_branch_stack(event))
+		return -EINVAL;
+	return 0;
+}
 
 #if IS_ENABLED(CONFIG_RISCV_PMU_CTR)
 
@@ -126,11 +161,11 @@ static inline void riscv_ctr_cpu_starting(struct riscv_ctr *ctr) { }
 static inline int riscv_ctr_event_init(struct riscv_ctr *ctr,
 				       struct perf_event *event)
 {
-	if (has_branch_stack(event))
-		return -EOPNOTSUPP;
-	return event->attr.config2 & (BIT_ULL(RISCV_CTR_CONFIG2_NTBR_BIT) |
-				      BIT_ULL(RISCV_CTR_CONFIG2_BPFRZ_BIT)) ?
-	       -EINVAL : 0;
+	int ret = riscv_ctr_config_check(event);
+
+	if (ret)
+		return ret;
+	return has_branch_stack(event) ? -EOPNOTSUPP : 0;
 }
 
 static inline int riscv_ctr_add(struct riscv_ctr *ctr, struct perf_event *event)

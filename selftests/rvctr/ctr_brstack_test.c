@@ -82,7 +82,7 @@ static long check_samples(struct __test_metadata *_metadata,
 }
 
 static void run_filter(struct __test_metadata *_metadata, uint64_t bst,
-		       unsigned int allowed, uint64_t config2)
+		       unsigned int allowed, uint64_t config3)
 {
 	struct ct_workload w;
 	struct ct_event ev;
@@ -93,7 +93,7 @@ static void run_filter(struct __test_metadata *_metadata, uint64_t bst,
 		SKIP(return, "no CTR: /sys/bus/event_source/devices/cpu/caps/branches missing");
 	ct_workload_init(&w);
 	ASSERT_NE(0, w.x[X_BACK].from) TH_LOG("back edge of the loop not found");
-	ret = ct_open(&ev, bst | PERF_SAMPLE_BRANCH_USER, config2, PERIOD);
+	ret = ct_open(&ev, bst | PERF_SAMPLE_BRANCH_USER, config3, PERIOD);
 	ASSERT_EQ(0, ret) TH_LOG("perf_event_open: %s", strerror(-ret));
 	ct_enable(&ev);
 	ct_loop(LOOPS);
@@ -218,7 +218,43 @@ TEST(filter_refused)
 	}
 	/* ctr_ntbr needs conditional branches in the filter. */
 	ASSERT_EQ(-EOPNOTSUPP, ct_open(&ev, PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL,
-				       1, PERIOD));
+				       CT_CFG3_NTBR, PERIOD));
+}
+
+/*
+ * config3 holds the CTR options (ctr_ntbr bit 0, ctr_bpfrz bit 1); its
+ * other bits are reserved.  An event that sets one is refused with
+ * EINVAL, with a branch stack or without, on a board with CTR or
+ * without, so that an option added later cannot mean something else to
+ * an older kernel.  The options themselves need a branch stack.
+ */
+TEST(config3_reserved_refused)
+{
+	static const uint64_t reserved[] = { 1ULL << 2, 1ULL << 31, 1ULL << 63 };
+	struct perf_event_attr a;
+	struct ct_event ev;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(reserved); i++) {
+		ct_attr(&a, PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER,
+			reserved[i] | CT_CFG3_NTBR, PERIOD);
+		ASSERT_EQ(-EINVAL, ct_open_attr(&ev, &a))
+			TH_LOG("config3 %#llx with a branch stack",
+			       (unsigned long long)a.config3);
+		a.sample_type &= ~(uint64_t)PERF_SAMPLE_BRANCH_STACK;
+		a.branch_sample_type = 0;
+		a.config3 = reserved[i];
+		ASSERT_EQ(-EINVAL, ct_open_attr(&ev, &a))
+			TH_LOG("config3 %#llx without a branch stack",
+			       (unsigned long long)a.config3);
+	}
+	a.config3 = CT_CFG3_NTBR;
+	ASSERT_EQ(-EINVAL, ct_open_attr(&ev, &a)) TH_LOG("ctr_ntbr without a branch stack");
+	a.config3 = CT_CFG3_BPFRZ;
+	ASSERT_EQ(-EINVAL, ct_open_attr(&ev, &a)) TH_LOG("ctr_bpfrz without a branch stack");
+	a.config3 = 0;
+	ASSERT_EQ(0, ct_open_attr(&ev, &a)) TH_LOG("the same event without config3 bits");
+	ct_close(&ev);
 }
 
 /*
@@ -330,7 +366,7 @@ TEST(ntbr_records_not_taken)
 	if (!ct_have_ctr())
 		SKIP(return, "no CTR");
 	ret = ct_open(&ev, PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER,
-		      1 /* ctr_ntbr */, PERIOD);
+		      CT_CFG3_NTBR, PERIOD);
 	ASSERT_EQ(0, ret);
 	ct_enable(&ev);
 	ct_loop(LOOPS / 4);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/bits.h>
 #include <linux/compiler.h>
 #include <linux/init.h>		/* __section() */
 #include <linux/perf_event.h>
@@ -26,6 +27,13 @@
 #define CT_PAGES	128		/* ring buffer data pages */
 #define CT_MAX_SAMPLES	4096
 #define CT_MAX_BR	256
+
+/*
+ * The CTR options of the cpu PMU, attr.config3 (format/ctr_ntbr and
+ * format/ctr_bpfrz); every other config3 bit is reserved.
+ */
+#define CT_CFG3_NTBR	BIT_ULL(0)
+#define CT_CFG3_BPFRZ	BIT_ULL(1)
 
 /*
  * The bounds of section @sec, which the linker defines for a section
@@ -52,13 +60,13 @@ struct ct_event {
 
 /* The attributes ct_open() uses: an instructions:u sampler, disabled. */
 static inline void ct_attr(struct perf_event_attr *a, uint64_t bst,
-			   uint64_t config2, uint64_t period)
+			   uint64_t config3, uint64_t period)
 {
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
 	a->type = PERF_TYPE_HARDWARE;
 	a->config = PERF_COUNT_HW_INSTRUCTIONS;
-	a->config2 = config2;
+	a->config3 = config3;
 	a->sample_period = period;
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_BRANCH_STACK;
 	a->branch_sample_type = bst;
@@ -88,12 +96,12 @@ static inline int ct_open_attr(struct ct_event *ev, struct perf_event_attr *a)
 }
 
 /* An instructions:u sampler on the calling task, disabled until ct_enable. */
-static inline int ct_open(struct ct_event *ev, uint64_t bst, uint64_t config2,
+static inline int ct_open(struct ct_event *ev, uint64_t bst, uint64_t config3,
 			  uint64_t period)
 {
 	struct perf_event_attr a;
 
-	ct_attr(&a, bst, config2, period);
+	ct_attr(&a, bst, config3, period);
 	return ct_open_attr(ev, &a);
 }
 

@@ -4,11 +4,12 @@
  * answered, which stock perf hides behind its own messages and
  * fallbacks.  A helper for profile_test.sh, not a test:
  *
- *   pmu_try_open [-u] [-p PERIOD] [-b] cycles|instructions
+ *   pmu_try_open [-u] [-p PERIOD] [-b] [-c CONFIG3] cycles|instructions
  *
  * -u counts user mode only (exclude_kernel, exclude_hv), -p PERIOD makes
- * it a sampling event, -b adds a branch stack (any branch, user mode).  Prints "opened" and exits 0, or "errno N (TEXT)"
- * and exits 1; 2 for a usage error.
+ * it a sampling event, -b adds a branch stack (any branch, user mode),
+ * -c sets attr.config3 (the CTR options).  Prints "opened" and exits 0,
+ * or "errno N (TEXT)" and exits 1; 2 for a usage error.
  */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -18,12 +19,15 @@
 int main(int argc, char **argv)
 {
 	struct perf_event_attr attr;
-	unsigned long long period = 0;
+	unsigned long long period = 0, config3 = 0;
 	int branch = 0, user = 0, opt, fd;
 	uint64_t config;
 
-	while ((opt = getopt(argc, argv, "up:b")) != -1) {
+	while ((opt = getopt(argc, argv, "up:bc:")) != -1) {
 		switch (opt) {
+		case 'c':
+			config3 = strtoull(optarg, NULL, 0);
+			break;
 		case 'p':
 			period = strtoull(optarg, NULL, 0);
 			break;
@@ -49,6 +53,7 @@ int main(int argc, char **argv)
 	pmu_attr(&attr, PERF_TYPE_HARDWARE, config);
 	attr.exclude_kernel = user;
 	attr.exclude_hv = user;
+	attr.config3 = config3;
 	if (period) {
 		attr.sample_period = period;
 		attr.sample_type = PERF_SAMPLE_IP;
@@ -67,7 +72,7 @@ int main(int argc, char **argv)
 	printf("opened\n");
 	return 0;
 usage:
-	fprintf(stderr, "usage: %s [-u] [-p PERIOD] [-b] cycles|instructions\n",
+	fprintf(stderr, "usage: %s [-u] [-p PERIOD] [-b] [-c CONFIG3] cycles|instructions\n",
 		argv[0]);
 	return 2;
 }

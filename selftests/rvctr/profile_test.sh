@@ -114,6 +114,12 @@ if [ -n "$noctr" ]; then
 	check "no caps/branches" test ! -e "$pmu/caps/branches"
 	try_open opened "a sampling event opens" -p 100000 cycles
 	try_open "errno 95 " "perf_event_open of a branch-stack event: EOPNOTSUPP" -b -p 100000 instructions
+	# config3 bits other than the CTR options are reserved: refused
+	# without CTR as with it (ctr_brstack_test checks a CTR board).
+	try_open "errno 22 " "a reserved config3 bit: EINVAL" -p 100000 -c 0x4 instructions
+	try_open "errno 22 " "a reserved config3 bit on a branch-stack event: EINVAL" \
+		-b -p 100000 -c 0x4 instructions
+	try_open "errno 22 " "ctr_ntbr without a branch stack: EINVAL" -p 100000 -c 0x1 instructions
 	perf record -b -e instructions:u -c 100000 -o "$tmp/rec.data" -- \
 		"$bins/ctr_workload" loop 1000 >/dev/null 2>"$tmp/rec.err"
 	rc=$?

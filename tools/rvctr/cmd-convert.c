@@ -140,7 +140,8 @@ static int check_ranges(struct convert *c, const char *path, const struct rvctr_
 	for (i = 0; i < rvctr_reader__nr_attrs(r); i++) {
 		const struct perf_event_attr *a = rvctr_reader__attr(r, i);
 
-		if (rvctr_brstack__complete(a, arch, why, sizeof(why)) ||
+		if (rvctr_brstack__complete(a, rvctr_reader__attr_config3(r, i), arch, why,
+					    sizeof(why)) ||
 		    rvctr_brstack__all_taken(a, why, sizeof(why)))
 			continue;	/* complete, or only ctr_ntbr */
 		if (!c->force) {

@@ -170,7 +170,9 @@ static int has_ntbr(const struct rvctr_reader *r)
 	unsigned int i;
 
 	for (i = 0; i < rvctr_reader__nr_attrs(r); i++)
-		if (rvctr_brstack__has_ntbr(rvctr_reader__attr(r, i), rvctr_reader__arch(r)))
+		if (rvctr_brstack__has_ntbr(rvctr_reader__attr(r, i),
+					    rvctr_reader__attr_config3(r, i),
+					    rvctr_reader__arch(r)))
 			return 1;
 	return 0;
 }
@@ -594,6 +596,7 @@ uint64_t source__drop_not_taken(struct source *s, struct rvctr_sample *smp,
 		nt = s->nt;
 	} else if (smp->attr >= rvctr_reader__nr_attrs(s->reader) ||
 		   !rvctr_brstack__has_ntbr(rvctr_reader__attr(s->reader, smp->attr),
+					    rvctr_reader__attr_config3(s->reader, smp->attr),
 					    rvctr_reader__arch(s->reader))) {
 		return 0;
 	} else {

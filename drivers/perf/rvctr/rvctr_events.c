@@ -41,7 +41,7 @@ enum rvctr_fmt_id {
 
 struct rvctr_format {
 	struct device_attribute attr;
-	u8 word;		/* 0 config, 1 config1, 2 config2 */
+	u8 word;		/* 0 config, 1 config1, 2 config2, 3 config3 */
 	u8 lo, hi;
 	bool xs;		/* only on XiangShan Kunminghu */
 };
@@ -66,16 +66,18 @@ static struct rvctr_format rvctr_formats[RVCTR_NR_FMT] = {
 	RVCTR_FMT(RVCTR_FMT_OP1, op1, 0, RVCTR_XS_OP1_LO, RVCTR_XS_OP1_HI, true),
 	RVCTR_FMT(RVCTR_FMT_OP2, op2, 0, RVCTR_XS_OP2_LO, RVCTR_XS_OP2_HI, true),
 	RVCTR_FMT(RVCTR_FMT_GROUP, group, 0, RVCTR_XS_GROUP_LO, RVCTR_XS_GROUP_HI, true),
-	RVCTR_FMT(RVCTR_FMT_CTR_NTBR, ctr_ntbr, 2, RISCV_CTR_CONFIG2_NTBR_BIT,
-		  RISCV_CTR_CONFIG2_NTBR_BIT, false),
-	RVCTR_FMT(RVCTR_FMT_CTR_BPFRZ, ctr_bpfrz, 2, RISCV_CTR_CONFIG2_BPFRZ_BIT,
-		  RISCV_CTR_CONFIG2_BPFRZ_BIT, false),
+	RVCTR_FMT(RVCTR_FMT_CTR_NTBR, ctr_ntbr, 3, RISCV_CTR_CONFIG3_NTBR_BIT,
+		  RISCV_CTR_CONFIG3_NTBR_BIT, false),
+	RVCTR_FMT(RVCTR_FMT_CTR_BPFRZ, ctr_bpfrz, 3, RISCV_CTR_CONFIG3_BPFRZ_BIT,
+		  RISCV_CTR_CONFIG3_BPFRZ_BIT, false),
 };
 
 static ssize_t rvctr_format_show(struct device *dev,
 				 struct device_attribute *attr, char *buf)
 {
-	static const char * const words[] = { "config", "config1", "config2" };
+	static const char * const words[] = {
+		"config", "config1", "config2", "config3"
+	};
 	struct rvctr_format *f = container_of(attr, struct rvctr_format, attr);
 
 	if (f->lo == f->hi)
@@ -87,8 +89,10 @@ static ssize_t rvctr_format_show(struct device *dev,
 static u64 rvctr_fmt_get(enum rvctr_fmt_id id, const struct perf_event_attr *attr)
 {
 	const struct rvctr_format *f = &rvctr_formats[id];
-	u64 word = f->word == 0 ? attr->config :
-		   f->word == 1 ? attr->config1 : attr->config2;
+	const u64 words[] = {
+		attr->config, attr->config1, attr->config2, attr->config3
+	};
+	u64 word = words[f->word];
 
 	return (word & GENMASK_ULL(f->hi, f->lo)) >> f->lo;
 }

@@ -7,8 +7,11 @@
 #include <rvctr/ctr.h>
 #include <riscv_ctr_rec.h>
 
-/* drivers/perf/rvctr/rvctr_ctr.h: RVCTR_CTR_CFG2_NTBR */
-#define RVCTR_CFG2_NTBR		(1ULL << 0)
+/* drivers/perf/riscv_ctr.h: RISCV_CTR_CONFIG3_NTBR_BIT */
+#define RVCTR_CFG3_NTBR		(1ULL << 0)
+/* Before: ctr_ntbr config2:0, ctr_bpfrz config2:1 */
+#define RVCTR_OLD_CFG2_NTBR	(1ULL << 0)
+#define RVCTR_OLD_CFG2_OPTS	(3ULL << 0)
 
 #define TYPE_FILTERS							\
 	(PERF_SAMPLE_BRANCH_ANY_CALL | PERF_SAMPLE_BRANCH_ANY_RETURN |	\
@@ -17,15 +20,19 @@
 	 PERF_SAMPLE_BRANCH_COND | PERF_SAMPLE_BRANCH_IND_JUMP |	\
 	 PERF_SAMPLE_BRANCH_CALL)
 
-int rvctr_brstack__has_ntbr(const struct perf_event_attr *a, const char *arch)
+int rvctr_brstack__has_ntbr(const struct perf_event_attr *a, uint64_t config3,
+			    const char *arch)
 {
-	/* config2 means ctr_ntbr only on the rvctr PMU: RISC-V, a CPU event */
+	/* config3 means ctr_ntbr only on the cpu PMU: RISC-V, a CPU event */
 	if (arch && strncmp(arch, "riscv", 5))
 		return 0;
 	if (a->type != PERF_TYPE_HARDWARE && a->type != PERF_TYPE_HW_CACHE &&
 	    a->type != PERF_TYPE_RAW && a->type < PERF_TYPE_MAX)
 		return 0;
-	return !!(a->config2 & RVCTR_CFG2_NTBR);
+	if (config3)
+		return !!(config3 & RVCTR_CFG3_NTBR);
+	/* An old recording (see brstack.h) */
+	return !(a->config2 & ~RVCTR_OLD_CFG2_OPTS) && (a->config2 & RVCTR_OLD_CFG2_NTBR);
 }
 
 int rvctr_brstack__all_taken(const struct perf_event_attr *a, char *why, size_t whylen)
@@ -48,12 +55,13 @@ int rvctr_brstack__all_taken(const struct perf_event_attr *a, char *why, size_t 
 	return 1;
 }
 
-int rvctr_brstack__complete(const struct perf_event_attr *a, const char *arch,
-			    char *why, size_t whylen)
+int rvctr_brstack__complete(const struct perf_event_attr *a, uint64_t config3,
+			    const char *arch, char *why, size_t whylen)
 {
 	if (!rvctr_brstack__all_taken(a, why, whylen))
 		return 0;
-	if ((a->sample_type & PERF_SAMPLE_BRANCH_STACK) && rvctr_brstack__has_ntbr(a, arch)) {
+	if ((a->sample_type & PERF_SAMPLE_BRANCH_STACK) &&
+	    rvctr_brstack__has_ntbr(a, config3, arch)) {
 		snprintf(why, whylen, "it was recorded with not-taken branches (ctr_ntbr), "
 			 "which perf's branch records cannot mark as such");
 		return 0;

@@ -110,6 +110,8 @@ struct rvctr_reader {
 	uint64_t off;			/* offset of the next byte of the stream */
 	unsigned int nr_attrs;
 	struct perf_event_attr attrs[RVCTR_MAX_ATTRS];
+	/* attr.config3, which the host's perf_event_attr may lack (< 6.3) */
+	uint64_t config3[RVCTR_MAX_ATTRS];
 	char *names[RVCTR_MAX_ATTRS];
 	struct id_slot *idmap;
 	unsigned int idmap_cap, nr_ids;
@@ -277,6 +279,9 @@ static int add_attr(struct rvctr_reader *r, const void *attr, uint64_t asz,
 	}
 	memset(&r->attrs[i], 0, sizeof(r->attrs[i]));
 	memcpy(&r->attrs[i], attr, asz < sizeof(r->attrs[i]) ? asz : sizeof(r->attrs[i]));
+	r->config3[i] = 0;
+	if (asz >= RVCTR_ATTR_CONFIG3_OFFSET + 8)
+		memcpy(&r->config3[i], (const unsigned char *)attr + RVCTR_ATTR_CONFIG3_OFFSET, 8);
 	r->nr_attrs++;
 	for (j = 0; j < nr_ids; j++) {
 		memcpy(&id, ids + j, 8);
@@ -1719,6 +1724,11 @@ unsigned int rvctr_reader__nr_attrs(const struct rvctr_reader *r)
 const struct perf_event_attr *rvctr_reader__attr(const struct rvctr_reader *r, unsigned int i)
 {
 	return i < r->nr_attrs ? &r->attrs[i] : NULL;
+}
+
+uint64_t rvctr_reader__attr_config3(const struct rvctr_reader *r, unsigned int i)
+{
+	return i < r->nr_attrs ? r->config3[i] : 0;
 }
 
 const char *rvctr_reader__attr_name(const struct rvctr_reader *r, unsigned int i)

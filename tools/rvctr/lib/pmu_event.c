@@ -24,6 +24,10 @@ static int place(const char *fmt, uint64_t value, struct perf_event_attr *attr)
 		word = &attr->config1;
 	else if (!strncmp(fmt, "config2:", 8))
 		word = &attr->config2;
+#ifdef PERF_ATTR_SIZE_VER8	/* the header has config3 (Linux 6.3) */
+	else if (!strncmp(fmt, "config3:", 8))
+		word = &attr->config3;
+#endif
 	else
 		return -1;
 	for (p++; *p && *p != '\n'; p += n + (p[n] == ',')) {

@@ -31,20 +31,38 @@ int main(void)
 	char why[256] = "";
 
 	a = attr(PERF_SAMPLE_BRANCH_ANY | U, 0);
-	T_EQ(rvctr_brstack__complete(&a, "riscv64", why, sizeof(why)), 1, "any,u: complete");
+	T_EQ(rvctr_brstack__complete(&a, 0, "riscv64", why, sizeof(why)), 1, "any,u: complete");
 	a = attr(U, 0);
-	T_EQ(rvctr_brstack__complete(&a, "riscv64", why, sizeof(why)), 1,
+	T_EQ(rvctr_brstack__complete(&a, 0, "riscv64", why, sizeof(why)), 1,
 	     "privilege only (means any): complete");
 	a = attr(PERF_SAMPLE_BRANCH_ANY_CALL | U, 0);
-	T_EQ(rvctr_brstack__complete(&a, "riscv64", why, sizeof(why)), 0, "any_call: refused");
+	T_EQ(rvctr_brstack__complete(&a, 0, "riscv64", why, sizeof(why)), 0, "any_call: refused");
 	T_OK(strstr(why, "type filter") != NULL, "naming the filter");
 	a = attr(PERF_SAMPLE_BRANCH_COND | U, 0);
-	T_EQ(rvctr_brstack__complete(&a, NULL, why, sizeof(why)), 0, "cond: refused");
+	T_EQ(rvctr_brstack__complete(&a, 0, NULL, why, sizeof(why)), 0, "cond: refused");
 	a = attr(PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_CALL_STACK | U, 0);
-	T_EQ(rvctr_brstack__complete(&a, "riscv64", why, sizeof(why)), 0, "call stack: refused");
+	T_EQ(rvctr_brstack__complete(&a, 0, "riscv64", why, sizeof(why)), 0, "call stack: refused");
 	T_OK(strstr(why, "call-stack") != NULL, "naming call-stack mode");
+	a = attr(PERF_SAMPLE_BRANCH_ANY | U, 0);
+	T_EQ(rvctr_brstack__complete(&a, 1, "riscv64", why, sizeof(why)), 0,
+	     "ctr_ntbr (config3:0): refused");
+	T_OK(strstr(why, "not-taken") != NULL, "naming not-taken branches");
+	T_EQ(rvctr_brstack__has_ntbr(&a, 3, "riscv64"), 1, "ctr_ntbr and ctr_bpfrz: ntbr");
+	T_EQ(rvctr_brstack__has_ntbr(&a, 2, "riscv64"), 0, "ctr_bpfrz alone: no ntbr");
 	a = attr(PERF_SAMPLE_BRANCH_ANY | U, 1);
-	T_EQ(rvctr_brstack__complete(&a, "riscv64", why, sizeof(why)), 0, "ctr_ntbr: refused");
+	T_EQ(rvctr_brstack__has_ntbr(&a, 2, "riscv64"), 0,
+	     "config2 bit 0 beside a config3 option is counterid_mask, not ctr_ntbr");
+	a = attr(PERF_SAMPLE_BRANCH_ANY | U, 0xf9);
+	T_EQ(rvctr_brstack__has_ntbr(&a, 0, "riscv64"), 0,
+	     "a counterid_mask (config2:0-31) is not the old ctr_ntbr");
+	a = attr(PERF_SAMPLE_BRANCH_ANY | U, 3);
+	T_EQ(rvctr_brstack__has_ntbr(&a, 0, "riscv64"), 1,
+	     "old recording: ctr_ntbr and ctr_bpfrz at config2:0-1");
+	a = attr(PERF_SAMPLE_BRANCH_ANY | U, 2);
+	T_EQ(rvctr_brstack__has_ntbr(&a, 0, "riscv64"), 0, "old recording: ctr_bpfrz alone");
+	a = attr(PERF_SAMPLE_BRANCH_ANY | U, 1);
+	T_EQ(rvctr_brstack__complete(&a, 0, "riscv64", why, sizeof(why)), 0,
+	     "old recording, ctr_ntbr at config2:0: refused");
 	T_OK(strstr(why, "not-taken") != NULL, "naming not-taken branches");
 	T_EQ(rvctr_brstack__all_taken(&a, why, sizeof(why)), 1,
 	     "ctr_ntbr alone: every taken branch is there");
@@ -53,13 +71,13 @@ int main(void)
 	     "ctr_ntbr and a type filter: taken branches missing");
 	T_OK(strstr(why, "type filter") != NULL, "naming the filter, not ctr_ntbr");
 	a = attr(PERF_SAMPLE_BRANCH_ANY | U, 1);
-	T_EQ(rvctr_brstack__complete(&a, "x86_64", why, sizeof(why)), 1,
-	     "config2 bit 0 means nothing on another arch");
+	T_EQ(rvctr_brstack__complete(&a, 1, "x86_64", why, sizeof(why)), 1,
+	     "config2/config3 bit 0 mean nothing on another arch");
 	a.type = PERF_TYPE_SOFTWARE;
-	T_EQ(rvctr_brstack__has_ntbr(&a, "riscv64"), 0, "nor for a software event");
+	T_EQ(rvctr_brstack__has_ntbr(&a, 1, "riscv64"), 0, "nor for a software event");
 	a = attr(PERF_SAMPLE_BRANCH_COND | U, 0);
 	a.sample_type = PERF_SAMPLE_IP;
-	T_EQ(rvctr_brstack__complete(&a, "riscv64", why, sizeof(why)), 1,
+	T_EQ(rvctr_brstack__complete(&a, 0, "riscv64", why, sizeof(why)), 1,
 	     "no branch stack: nothing to refuse");
 
 	/* snapshots: the sctrctl they were taken under */

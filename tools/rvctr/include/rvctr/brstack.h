@@ -5,8 +5,9 @@
  * records as executed straight through; that holds only when every taken
  * branch was recorded, and only taken branches.  A type filter (-j call,
  * cond, ...) or call-stack mode (-j stack; CTR's RASEMU, whose records are
- * a return-address stack's emulation) drops taken branches; the rvctr PMU's
- * ctr_ntbr (config2 bit 0, drivers/perf/rvctr/rvctr_ctr.h) adds not-taken
+ * a return-address stack's emulation) drops taken branches; the cpu PMU's
+ * ctr_ntbr (config3 bit 0, drivers/perf/riscv_ctr.h; config2 bit 0 in
+ * recordings made before it moved) adds not-taken
  * ones, which perf_branch_entry cannot mark: the driver gives them type
  * COND like taken ones (Documentation/ctr.rst, Decoding), with the target
  * the next instruction (CTR v1.0: ctrtarget of a not-taken branch).
@@ -20,11 +21,13 @@
 
 /*
  * 1 if samples of @a record every taken branch and nothing else; 0 if not,
- * with the reason in @why.  @arch: HEADER_ARCH (NULL if unknown), to know
- * config2 for the rvctr PMU's.
+ * with the reason in @why.  @config3: @a's attr.config3 (the reader's
+ * rvctr_reader__attr_config3(): the host's perf_event_attr may lack it).
+ * @arch: HEADER_ARCH (NULL if unknown), to know config3 (and config2)
+ * for the RISC-V cpu PMU's.
  */
-int rvctr_brstack__complete(const struct perf_event_attr *a, const char *arch,
-			    char *why, size_t whylen);
+int rvctr_brstack__complete(const struct perf_event_attr *a, uint64_t config3,
+			    const char *arch, char *why, size_t whylen);
 /*
  * The same, not-taken records aside: 1 if samples of @a record every taken
  * branch (no type filter, no call-stack mode).  With ctr_ntbr on top they
@@ -38,8 +41,17 @@ int rvctr_brstack__all_taken(const struct perf_event_attr *a, char *why, size_t 
  * make it 0.
  */
 int rvctr_brstack__ctl_complete(uint64_t sctrctl, char *why, size_t whylen);
-/* Does @a record not-taken branches (ctr_ntbr)? */
-int rvctr_brstack__has_ntbr(const struct perf_event_attr *a, const char *arch);
+/*
+ * Does @a record not-taken branches (ctr_ntbr)?  config3 bit 0; or, in a
+ * recording made before the option moved there (drivers up to November
+ * 2026 put ctr_ntbr at config2:0 and ctr_bpfrz at config2:1), config2 bit
+ * 0 with nothing but those two bits in config2 and nothing in config3.
+ * The counter delegation series' counterid_mask (config2:0-31) cannot be
+ * taken for the old layout there: it refuses a sampling event whose mask
+ * names only counters 0-2, and a config3 bit marks a new recording.
+ */
+int rvctr_brstack__has_ntbr(const struct perf_event_attr *a, uint64_t config3,
+			    const char *arch);
 /*
  * Is @e, from a recording with not-taken records (ctr_ntbr), a not-taken
  * one?  Those have type COND and the next instruction as target: 0 if

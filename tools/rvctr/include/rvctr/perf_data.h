@@ -148,6 +148,13 @@ const char *rvctr_reader__error(const struct rvctr_reader *r);
 
 unsigned int rvctr_reader__nr_attrs(const struct rvctr_reader *r);
 const struct perf_event_attr *rvctr_reader__attr(const struct rvctr_reader *r, unsigned int i);
+/*
+ * attr.config3 of attribute @i (0 if the attr is shorter): read from the
+ * file's bytes, since the build host's <linux/perf_event.h> may predate
+ * it (Linux 6.3, PERF_ATTR_SIZE_VER8: the 8 bytes at offset 128).
+ */
+#define RVCTR_ATTR_CONFIG3_OFFSET	128
+uint64_t rvctr_reader__attr_config3(const struct rvctr_reader *r, unsigned int i);
 /* The event name from HEADER_EVENT_DESC, or NULL. */
 const char *rvctr_reader__attr_name(const struct rvctr_reader *r, unsigned int i);
 /* HEADER_ARCH, or NULL. */
