@@ -303,9 +303,16 @@ TEST(spurious_interrupt_stops_no_other_event)
 	}
 	ASSERT_LT(0, best);
 
+	/*
+	 * The overflows inside the disable come from periods near what one
+	 * pair counts; periods far below it only add samples, and at a
+	 * period of a few instructions riscv_pmu_sbi takes an interrupt
+	 * every few instructions: its handler starts throttled counters
+	 * again.
+	 */
 	new_samples(ring);
 	lcofi = lcofi_count();
-	for (p = best > SWEEP_BELOW ? best - SWEEP_BELOW : 1; p <= (uint64_t)best + 64; p++) {
+	for (p = best / 2; p <= (uint64_t)best + 64; p++) {
 		ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PERIOD, &p));
 		ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
 		ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
