@@ -23,9 +23,9 @@
  * every counter of the hart before it reads the overflow status; finding
  * no overflow, it must start them again.  The second test keeps a pinned
  * CPU-wide sampling event on the hart through the same sweep and asserts
- * that it still samples afterwards (before riscv_pmu_sbi's fix it took
- * none: the first spurious interrupt left its counter stopped for good).
- * It needs no CTR and no debugfs, so it runs on the series kernel too.
+ * that it still samples afterwards: an interrupt that found no overflow
+ * used to leave its counter stopped for good.  It needs no CTR and no
+ * debugfs, so it runs on the series kernel too.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
