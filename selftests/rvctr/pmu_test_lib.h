@@ -112,6 +112,15 @@ static inline int pmu_icount(void)
 	return s && *s == '1';
 }
 
+/*
+ * Is the CPU PMU the rvctr module's?  Not on the series kernel, whose
+ * built-in riscv_pmu_sbi keeps some of stock's choices.
+ */
+static inline int pmu_is_rvctr(void)
+{
+	return access("/sys/module/rvctr", F_OK) == 0;
+}
+
 /* Does the boot hart have ISA extension @ext (single letter or name)? */
 static inline int pmu_hart_has(const char *ext)
 {

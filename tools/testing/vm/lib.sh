@@ -327,15 +327,24 @@ extract_block() {
 # The leading patches of the series in directory $1 that touch nothing but
 # arch/riscv/ and the devicetree bindings (ISA ids, CSR definitions), in
 # order: the 7.3 bench kernel carries them (build-kernel), so the series
-# kernel differs from it only in files few others include.
+# kernel differs from it only in files few others include.  Fixes of
+# stock code come first in the series (they are meant for stable) and
+# are passed over: the bench kernel is stock but for the ISA patches.
 series_isa_patches() {
 	local p
 	for p in "$1"/[0-9]*.patch; do
 		case "$p" in */0000-cover-letter.patch) continue ;; esac
+		grep -q '^Fixes: ' "$p" && continue
 		sed -n 's|^+++ b/||p' "$p" |
 			grep -qv -e '^arch/riscv/' -e '^Documentation/devicetree/' && break
 		echo "$p"
 	done
+}
+
+# What identifies a patch file $1 for a cache key: its diff, not the mail
+# around it, whose "[PATCH n/m]" changes whenever the series gains a patch.
+patch_key() {
+	sed -n '/^diff --git /,$p' "$1" | sha256sum | cut -c1-64
 }
 
 # stall_guard DIR GRACE: copy a board's console (stdin) to stdout, each
