@@ -41,7 +41,7 @@ KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR) \
 	run-guest-noctr run-guest-nodeleg run-guest-smp4 \
 	check-slow demo bench compare stress profile-bench profile-check \
 	profile-check-build run-profile-check clean help \
-	series series-check series-kernel series-steps run-guest-series \
+	series series-check series-kernel series-steps run-guest-series series-kunit \
 	perf peer-selftests parity
 
 all: module tools selftests
@@ -113,7 +113,7 @@ unit: setup
 # tools/testing/check-passes fails make check if a test is in no pass.
 SAMPLE_TESTS := ctr_brstack_test ctr_callstack_test ctr_isolation_test \
 	ctr_bpf_test ctr_spurious_test brstack_perf_test tool_record_test \
-	perf_src_test
+	perf_src_test ctr_isolation_raw_test ctr_bpf_rmmod_test
 ICOUNT_TESTS := pmu_count_test pmu_period_test pmu_exclude_test \
 	pmu_multiplex_test pmu_freq_test pmu_throttle_test pmu_user_access_test \
 	pmu_perf_mmap_test
@@ -223,12 +223,15 @@ run-guest-smp4:
 # series-kernel builds 7.3 with it (RISCV_PMU_SBI=y, RISCV_PMU_CTR=y, no
 # module; cached by the series' content); series-steps builds it patch by
 # patch (build/series-steps.log).  run-guest-series boots it on an
-# -icount board and runs the branch-stack selftests that need no module
-# (the module-only parts, its debugfs and rmmod, skip there), and
-# ctr_kunit_test, which turns the report of the series' KUnit suite
-# (riscv_ctr_rec, run at boot) into a TAP line.
+# -icount board and runs the selftests the series carries (UAPI only;
+# the module's own, which read its debugfs or unload it, stay in
+# selftests/rvctr), perf's, and ctr_kunit_test, which turns the report of
+# the series' KUnit suite (riscv_ctr_rec, run at boot) into a TAP line.
+# series-kunit runs that suite as upstream does, kunit.py with the
+# series' drivers/perf/.kunitconfig (tools/series/kunit; TAP in
+# build/guest-test/series-kunit.tap), cached by the series' content.
 SERIES_TESTS := ctr_brstack_test ctr_callstack_test ctr_isolation_test \
-	ctr_bpf_test ctr_spurious_test brstack_perf_test ctr_kunit_test
+	ctr_bpf_test brstack_perf_test ctr_kunit_test
 export SERIES_TESTS
 SERIES_RUN = $(VM)/run --kernel series --icount --smp 1
 
@@ -248,6 +251,12 @@ series-kernel: series
 
 series-steps: series
 	@$(VM)/build-kernel-series --steps >/dev/null
+
+series-kunit: series
+	@tap=$(BUILD)/guest-test/series-kunit.tap; rm -f $$tap; \
+	tools/series/kunit $$tap >/dev/null; rc=$$?; \
+	if [ $$rc -ne 0 ] && ! grep -q '^not ok' $$tap 2>/dev/null; then mkdir -p $(BUILD)/guest-test; \
+		echo "not ok 1 - series-kunit exited with status $$rc" >$$tap; fi; cat $$tap; exit $$rc
 
 run-guest-series:
 	$(call RUN_PASS,series,series kernel run,$(SERIES_RUN),selftests/rvctr/icount/run_tests.sh $(SERIES_TESTS))
@@ -312,6 +321,7 @@ check: setup
 	@$(MAKE) --no-print-directory rootfs other-module perf
 	@$(MAKE) --no-print-directory series-check >/dev/null || true
 	@$(MAKE) --no-print-directory series-kernel
+	@$(MAKE) --no-print-directory series-kunit >/dev/null || true
 	@$(VM)/edk2 >/dev/null
 	@$(MAKE) --no-print-directory profile-check-build
 	@$(MAKE) -s --no-print-directory -j$(NPROC) -C tools/rvctr check-build
