@@ -38,7 +38,8 @@ KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR) \
 	guest-test-sample run-guest-main run-guest-sample run-guest-icount \
 	run-guest-icount1 run-guest-icount2 run-guest-acpi run-guest-other check \
 	guest-test-profiles run-guest-profiles run-guest-nosscofpmf \
-	run-guest-noctr run-guest-nodeleg run-guest-smp4 \
+	run-guest-noctr run-guest-nodeleg run-guest-smp4 run-guest-smstateen \
+	run-guest-smstateen-ctr \
 	check-slow demo bench compare stress profile-bench profile-check \
 	profile-check-build run-profile-check clean help \
 	series series-check series-kernel series-steps run-guest-series series-kunit \
@@ -190,17 +191,27 @@ run-guest-acpi:
 #               calls (-icount, one hart: it counts samples).
 #   smp4        four harts, delegated, without -icount: every hart counts,
 #               perf stat -a goes on across CPU hotplug.
+#   smstateen   Smstateen on, with the host's OpenSBI (1.5.1), which does
+#               not set mstateen0.CTR: the first S-mode CTR access traps,
+#               the probe must say so and refuse branch stacks, the
+#               counters must work (-icount, one hart).
+#   smstateen-ctr  the same with Debian sid's OpenSBI 1.9
+#               (tools/testing/vm/opensbi-1.9.pin), which sets it: branch
+#               stacks work.
 NOSSCOFPMF_RUN = $(VM)/run --kernel $(KERNEL) --smp 1 --cpu-extra sscofpmf=false
 NOCTR_RUN = $(VM)/run --kernel $(KERNEL) --icount --smp 1 \
 	--cpu-extra smcdeleg=true,ssccfg=true,smctr=false,ssctr=false
 NODELEG_RUN = $(VM)/run --kernel $(KERNEL) --icount --smp 1
+SMSTATEEN_RUN = $(VM)/run --kernel $(KERNEL) --icount --smp 1 \
+	--cpu-extra smcdeleg=true,ssccfg=true,smstateen=true
 
 guest-test-profiles: all rootfs
 	@$(MAKE) --no-print-directory run-guest-profiles
 
 run-guest-profiles:
 	@rc=0; for t in run-guest-nosscofpmf run-guest-noctr run-guest-nodeleg \
-		run-guest-smp4; do $(MAKE) --no-print-directory $$t || rc=1; done; exit $$rc
+		run-guest-smp4 run-guest-smstateen run-guest-smstateen-ctr; do \
+		$(MAKE) --no-print-directory $$t || rc=1; done; exit $$rc
 
 run-guest-nosscofpmf:
 	$(call RUN_PASS,nosscofpmf,no-Sscofpmf board run,$(NOSSCOFPMF_RUN),selftests/rvctr/run_tests.sh $(PROFILE_TESTS))
@@ -213,6 +224,12 @@ run-guest-nodeleg:
 
 run-guest-smp4:
 	$(call RUN_PASS,smp4,four-hart board run,$(MAIN_RUN) --smp 4,selftests/rvctr/run_tests.sh $(PROFILE_TESTS))
+
+run-guest-smstateen:
+	$(call RUN_PASS,smstateen,Smstateen board run (OpenSBI 1.5.1),$(SMSTATEEN_RUN),selftests/rvctr/icount/run_tests.sh $(PROFILE_TESTS))
+
+run-guest-smstateen-ctr:
+	$(call RUN_PASS,smstateen-ctr,Smstateen board run (OpenSBI 1.9),RVCTR_VM_OPENSBI=1.9 $(SMSTATEEN_RUN),selftests/rvctr/icount/run_tests.sh $(PROFILE_TESTS))
 
 # The upstream series: riscv_pmu_sbi hooks and the CTR backend for Debian's
 # linux-source-7.3, as git format-patch output with a cover letter in
