@@ -43,6 +43,7 @@ KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR) \
 	check-slow demo bench compare stress profile-bench profile-check \
 	profile-check-build run-profile-check clean help \
 	series series-check series-kernel series-steps run-guest-series series-kunit \
+	run-guest-series-smp4 \
 	perf peer-selftests parity
 
 all: module tools selftests
@@ -119,7 +120,7 @@ ICOUNT_TESTS := pmu_count_test pmu_period_test pmu_exclude_test \
 	pmu_multiplex_test pmu_freq_test pmu_throttle_test pmu_user_access_test \
 	pmu_perf_mmap_test
 MAIN_TESTS := board_test module_test pmu_module_test pmu_hotplug_test \
-	pmu_perf_test ctr_unload_test
+	pmu_perf_test ctr_unload_test ctr_hotplug_test
 PROFILE_TESTS := profile_test
 export SAMPLE_TESTS ICOUNT_TESTS MAIN_TESTS PROFILE_TESTS
 
@@ -251,6 +252,12 @@ SERIES_TESTS := ctr_brstack_test ctr_callstack_test ctr_isolation_test \
 	ctr_bpf_test brstack_perf_test ctr_kunit_test
 export SERIES_TESTS
 SERIES_RUN = $(VM)/run --kernel series --icount --smp 1
+# The series kernel on four harts without -icount (QEMU's -icount can
+# starve a second hart): branch stacks on every hart, across CPU
+# hotplug with recordings open, and call stacks of a task moved from
+# hart to hart (run-guest-series-smp4).
+SERIES_SMP_TESTS := ctr_hotplug_test ctr_callstack_test
+SERIES_SMP_RUN = $(VM)/run --kernel series --smp 4
 
 series: setup
 	@tools/series/mkseries >/dev/null
@@ -277,6 +284,9 @@ series-kunit: series
 
 run-guest-series:
 	$(call RUN_PASS,series,series kernel run,$(SERIES_RUN),selftests/rvctr/icount/run_tests.sh $(SERIES_TESTS))
+
+run-guest-series-smp4:
+	$(call RUN_PASS,series-smp4,four-hart series kernel run,$(SERIES_SMP_RUN),selftests/rvctr/run_tests.sh $(SERIES_SMP_TESTS))
 
 # perf's own record_lbr.sh and test_brstack.sh: over 10 minutes on the
 # emulated board, so not part of make check.  They sample user-only
