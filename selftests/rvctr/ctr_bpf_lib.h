@@ -30,10 +30,12 @@
 #define CT_JMP_IMM(op, d, i, o)	CT_INSN(BPF_JMP | (op) | BPF_K, d, 0, o, i)
 #define CT_CALL(fn)		CT_INSN(BPF_JMP | BPF_CALL, 0, 0, 0, fn)
 #define CT_EXIT()		CT_INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
-/* A map's fd, as the 16-byte ld_imm64 the verifier resolves. */
-#define CT_LD_MAP_FD(d, fd)						\
-	CT_INSN(BPF_LD | BPF_DW | BPF_IMM, d, BPF_PSEUDO_MAP_FD, 0, fd),	\
-	CT_INSN(0, 0, 0, 0, 0)
+/*
+ * A map's fd, as the ld_imm64 the verifier resolves: two instructions,
+ * the second carrying the upper 32 bits of the immediate.
+ */
+#define CT_LD_MAP_FD(d, fd)	CT_INSN(BPF_LD | BPF_DW | BPF_IMM, d, BPF_PSEUDO_MAP_FD, 0, fd)
+#define CT_IMM64_HI(i)		CT_INSN(0, 0, 0, 0, i)
 
 #define PERIOD	50021
 #define NBR	16	/* entries read per call: 384 bytes of stack */
@@ -79,7 +81,7 @@ static inline int map_create(void)
  * immediates: the test is a static, non-PIE binary.
  */
 static inline int prog_load(int map, int helper, const struct ct_workload *w,
-		     char *log, size_t loglen)
+			    char *log, size_t loglen)
 {
 	struct bpf_insn with_ctx[] = {
 		CT_MOV64_REG(BPF_REG_6, BPF_REG_1),
@@ -104,6 +106,7 @@ static inline int prog_load(int map, int helper, const struct ct_workload *w,
 		CT_MOV64_REG(BPF_REG_7, BPF_REG_0),
 		CT_ST_MEM(BPF_W, BPF_REG_10, KEY, 0),
 		CT_LD_MAP_FD(BPF_REG_1, map),
+		CT_IMM64_HI(0),
 		CT_MOV64_REG(BPF_REG_2, BPF_REG_10),
 		CT_ALU64_IMM(BPF_ADD, BPF_REG_2, KEY),
 		CT_CALL(BPF_FUNC_map_lookup_elem),

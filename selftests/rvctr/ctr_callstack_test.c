@@ -155,7 +155,7 @@ static int task_cpu(pid_t pid)
  * count in *@moves the moves after which it ran on the CPU it was sent
  * to, until killed.
  */
-static void mover(pid_t pid, int ncpu, volatile int *moves)
+static void mover(pid_t pid, int ncpu, int *moves)
 {
 	cpu_set_t set;
 	int c = 0;
@@ -167,7 +167,7 @@ static void mover(pid_t pid, int ncpu, volatile int *moves)
 		if (!sched_setaffinity(pid, sizeof(set), &set)) {
 			usleep(500);
 			if (task_cpu(pid) == c)
-				(*moves)++;
+				__atomic_fetch_add(moves, 1, __ATOMIC_RELAXED);
 		}
 	}
 }
@@ -177,7 +177,7 @@ enum { CS_ALONE, CS_RIVAL, CS_MIGRATE };
 static void run_callstack(struct __test_metadata *_metadata, int mode)
 {
 	int i, in_chain = 0, in_c = 0, ret, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	volatile int *moves = NULL;
+	int *moves = NULL;
 	pid_t rival = -1;
 	struct ct_event ev;
 
@@ -250,10 +250,12 @@ static void run_callstack(struct __test_metadata *_metadata, int mode)
 	ASSERT_GT(in_c, 5);
 	ct_close(&ev);
 	if (moves) {
-		TH_LOG("moved across %d CPUs %d times while recording", ncpu, *moves);
+		int n = __atomic_load_n(moves, __ATOMIC_RELAXED);
+
+		TH_LOG("moved across %d CPUs %d times while recording", ncpu, n);
+		munmap(moves, sizeof(*moves));
 		/* Else nothing migrated and the case checked nothing new. */
-		ASSERT_GT(*moves, 2);
-		munmap((void *)moves, sizeof(*moves));
+		ASSERT_GT(n, 2);
 	}
 }
 

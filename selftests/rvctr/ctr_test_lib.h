@@ -4,8 +4,9 @@
  * branch stack on the calling task, read its samples back from the ring
  * buffer, and a workload whose control transfers are known exactly.
  *
- * Only the UAPI (<linux/perf_event.h>) and libc: the tests see what any
- * perf user sees, whichever driver records the branches.
+ * The UAPI (<linux/perf_event.h>), libc and the compiler attributes of
+ * tools/include: the tests see what any perf user sees, whichever driver
+ * records the branches.
  */
 #ifndef CTR_TEST_LIB_H
 #define CTR_TEST_LIB_H
@@ -18,26 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/compiler.h>
+#include <linux/init.h>		/* __section() */
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-
-#ifndef noinline
-#define noinline	__attribute__((__noinline__))
-#endif
-#ifndef __aligned
-#define __aligned(x)	__attribute__((__aligned__(x)))
-#endif
-#ifndef __section
-#define __section(s)	__attribute__((__section__(s)))
-#endif
-#ifndef READ_ONCE
-#define READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
-#endif
-#ifndef WRITE_ONCE
-#define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
-#endif
 
 #define CT_PAGES	128		/* ring buffer data pages */
 #define CT_MAX_SAMPLES	4096
