@@ -46,24 +46,31 @@ if [ "$harts" -lt 2 ] || [ ! -w /sys/devices/system/cpu/cpu1/online ]; then
 	tap_done
 fi
 dmesg -c >/dev/null
+# hotplug_all: cpu1..cpuN-1 offline and online, one at a time; prints
+# how many made it.
+hotplug_all() {
+	local c good=0
+
+	for c in $(seq 1 $((harts - 1))); do
+		if set_online "$c" 0 && set_online "$c" 1; then
+			good=$((good + 1))
+		fi
+	done
+	echo "$good"
+}
+
+# The CPU-wide recording alone, then the task recording alone: two
+# sampling branch-stack events on one hart are another matter.
 perf record -q -b -a -e instructions:u -c 20011 -o "$tmp/hp.data" -- \
 	sh -c "while [ ! -e $tmp/done ]; do sleep 0.1; done" >/dev/null 2>"$tmp/rec.err" &
 apid=$!
-# cycles: QEMU counts an event on one counter only (ctr_workload.c), and
-# the CPU-wide recording has instructions.
-perf record -q -b -e cycles:u -c 20011 -o "$tmp/task.data" -- \
-	taskset -c 1 "$bins/ctr_workload" loop 3000000 >/dev/null 2>"$tmp/task.err" &
-tpid=$!
 sleep 1
-good=0
-for c in $(seq 1 $((harts - 1))); do
-	if set_online "$c" 0 && set_online "$c" 1; then
-		good=$((good + 1))
-	fi
-done
-check "cpu1..cpu$((harts - 1)) go offline and online under branch-stack recordings ($good)" \
+good=$(hotplug_all)
+check "cpu1..cpu$((harts - 1)) go offline and online under perf record -b -a ($good)" \
 	test "$good" -eq $((harts - 1))
+sleep 0.5
 taskset -c 0 "$bins/ctr_workload" loop 200000 >/dev/null
+sleep 0.5
 touch "$tmp/done"
 wait $apid
 rc=$?
@@ -71,6 +78,18 @@ sed 's/^/# /' "$tmp/rec.err" | head -5
 check "perf record -b -a ends cleanly (status $rc)" test "$rc" -eq 0
 n=$(entries "$tmp/hp.data" 0)
 check "cpu0 goes on recording branch stacks across the hotplug ($n entries)" test "$n" -gt 0
+
+perf record -q -b -e instructions:u -c 20011 -o "$tmp/task.data" -- \
+	taskset -c 1 "$bins/ctr_workload" loop 3000000 >/dev/null 2>"$tmp/task.err" &
+tpid=$!
+# Not before the workload runs on cpu1 (perf takes a while to start).
+for i in $(seq 100); do
+	cat /proc/[0-9]*/comm 2>/dev/null | grep -qx ctr_workload && break
+	sleep 0.1
+done
+good=$(hotplug_all)
+check "cpu1..cpu$((harts - 1)) go offline and online under a task's perf record -b ($good)" \
+	test "$good" -eq $((harts - 1))
 wait $tpid
 rc=$?
 sed 's/^/# /' "$tmp/task.err" | head -5
