@@ -43,7 +43,7 @@ KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR) \
 	check-slow demo bench compare stress profile-bench profile-check \
 	profile-check-build run-profile-check clean help \
 	series series-check series-kernel series-steps run-guest-series series-kunit \
-	run-guest-series-smp4 \
+	run-guest-series-smp4 run-guest-series-smstateen \
 	perf peer-selftests parity
 
 all: module tools selftests
@@ -287,6 +287,11 @@ run-guest-series:
 
 run-guest-series-smp4:
 	$(call RUN_PASS,series-smp4,four-hart series kernel run,$(SERIES_SMP_RUN),selftests/rvctr/run_tests.sh $(SERIES_SMP_TESTS))
+
+# The series kernel on the Smstateen board with the host's OpenSBI 1.5.1,
+# which leaves mstateen0.CTR clear (see the smstateen profile above).
+run-guest-series-smstateen:
+	$(call RUN_PASS,series-smstateen,series kernel on the Smstateen board,$(SERIES_RUN) --cpu-extra smstateen=true,selftests/rvctr/icount/run_tests.sh $(PROFILE_TESTS))
 
 # perf's own record_lbr.sh and test_brstack.sh: over 10 minutes on the
 # emulated board, so not part of make check.  They sample user-only
