@@ -120,7 +120,7 @@ ICOUNT_TESTS := pmu_count_test pmu_period_test pmu_exclude_test \
 	pmu_multiplex_test pmu_freq_test pmu_throttle_test pmu_user_access_test \
 	pmu_perf_mmap_test
 MAIN_TESTS := board_test module_test pmu_module_test pmu_hotplug_test \
-	pmu_perf_test ctr_unload_test ctr_hotplug_test
+	pmu_perf_test ctr_unload_test ctr_hotplug_test ctr_migration_test
 PROFILE_TESTS := profile_test
 export SAMPLE_TESTS ICOUNT_TESTS MAIN_TESTS PROFILE_TESTS
 
@@ -256,7 +256,7 @@ SERIES_RUN = $(VM)/run --kernel series --icount --smp 1
 # starve a second hart): branch stacks on every hart, across CPU
 # hotplug with recordings open, and call stacks of a task moved from
 # hart to hart (run-guest-series-smp4).
-SERIES_SMP_TESTS := ctr_hotplug_test ctr_callstack_test
+SERIES_SMP_TESTS := ctr_hotplug_test ctr_migration_test
 SERIES_SMP_RUN = $(VM)/run --kernel series --smp 4
 
 series: setup
