@@ -38,10 +38,12 @@ KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR) \
 	guest-test-sample run-guest-main run-guest-sample run-guest-icount \
 	run-guest-icount1 run-guest-icount2 run-guest-acpi run-guest-other check \
 	guest-test-profiles run-guest-profiles run-guest-nosscofpmf \
-	run-guest-noctr run-guest-nodeleg run-guest-smp4 \
+	run-guest-noctr run-guest-nodeleg run-guest-smp4 run-guest-smstateen \
+	run-guest-smstateen-ctr \
 	check-slow demo bench compare stress profile-bench profile-check \
 	profile-check-build run-profile-check clean help \
-	series series-check series-kernel series-steps run-guest-series \
+	series series-check series-kernel series-steps run-guest-series series-kunit \
+	run-guest-series-smp4 run-guest-series-smstateen \
 	perf peer-selftests parity
 
 all: module tools selftests
@@ -114,13 +116,13 @@ unit: setup
 # tools/testing/check-passes fails make check if a test is in no pass.
 SAMPLE_TESTS := ctr_brstack_test ctr_callstack_test ctr_isolation_test \
 	ctr_bpf_test ctr_spurious_test brstack_perf_test tool_record_test \
-	perf_src_test
+	perf_src_test ctr_isolation_raw_test ctr_bpf_rmmod_test
 ICOUNT_TESTS := pmu_count_test pmu_period_test pmu_exclude_test \
 	pmu_multiplex_test pmu_freq_test pmu_throttle_test pmu_user_access_test \
 	pmu_user_isolation_test \
 	pmu_perf_mmap_test
 MAIN_TESTS := board_test module_test pmu_module_test pmu_hotplug_test \
-	pmu_perf_test ctr_unload_test
+	pmu_perf_test ctr_unload_test ctr_hotplug_test ctr_migration_test
 PROFILE_TESTS := profile_test
 export SAMPLE_TESTS ICOUNT_TESTS MAIN_TESTS PROFILE_TESTS
 
@@ -192,17 +194,27 @@ run-guest-acpi:
 #               calls (-icount, one hart: it counts samples).
 #   smp4        four harts, delegated, without -icount: every hart counts,
 #               perf stat -a goes on across CPU hotplug.
+#   smstateen   Smstateen on, with the host's OpenSBI (1.5.1), which does
+#               not set mstateen0.CTR: the first S-mode CTR access traps,
+#               the probe must say so and refuse branch stacks, the
+#               counters must work (-icount, one hart).
+#   smstateen-ctr  the same with Debian sid's OpenSBI 1.9
+#               (tools/testing/vm/opensbi-1.9.pin), which sets it: branch
+#               stacks work.
 NOSSCOFPMF_RUN = $(VM)/run --kernel $(KERNEL) --smp 1 --cpu-extra sscofpmf=false
 NOCTR_RUN = $(VM)/run --kernel $(KERNEL) --icount --smp 1 \
 	--cpu-extra smcdeleg=true,ssccfg=true,smctr=false,ssctr=false
 NODELEG_RUN = $(VM)/run --kernel $(KERNEL) --icount --smp 1
+SMSTATEEN_RUN = $(VM)/run --kernel $(KERNEL) --icount --smp 1 \
+	--cpu-extra smcdeleg=true,ssccfg=true,smstateen=true
 
 guest-test-profiles: all rootfs
 	@$(MAKE) --no-print-directory run-guest-profiles
 
 run-guest-profiles:
 	@rc=0; for t in run-guest-nosscofpmf run-guest-noctr run-guest-nodeleg \
-		run-guest-smp4; do $(MAKE) --no-print-directory $$t || rc=1; done; exit $$rc
+		run-guest-smp4 run-guest-smstateen run-guest-smstateen-ctr; do \
+		$(MAKE) --no-print-directory $$t || rc=1; done; exit $$rc
 
 run-guest-nosscofpmf:
 	$(call RUN_PASS,nosscofpmf,no-Sscofpmf board run,$(NOSSCOFPMF_RUN),selftests/rvctr/run_tests.sh $(PROFILE_TESTS))
@@ -215,6 +227,12 @@ run-guest-nodeleg:
 
 run-guest-smp4:
 	$(call RUN_PASS,smp4,four-hart board run,$(MAIN_RUN) --smp 4,selftests/rvctr/run_tests.sh $(PROFILE_TESTS))
+
+run-guest-smstateen:
+	$(call RUN_PASS,smstateen,Smstateen board run (OpenSBI 1.5.1),$(SMSTATEEN_RUN),selftests/rvctr/icount/run_tests.sh $(PROFILE_TESTS))
+
+run-guest-smstateen-ctr:
+	$(call RUN_PASS,smstateen-ctr,Smstateen board run (OpenSBI 1.9),RVCTR_VM_OPENSBI=1.9 $(SMSTATEEN_RUN),selftests/rvctr/icount/run_tests.sh $(PROFILE_TESTS))
 
 # The upstream series: riscv_pmu_sbi hooks and the CTR backend for Debian's
 # linux-source-7.3, as git format-patch output with a cover letter in
@@ -229,13 +247,16 @@ run-guest-smp4:
 # module; cached by the series' content); series-steps builds the
 # pristine tree and then the series patch by patch, W=1 on the
 # directories it changes, and fails on a patch that does not build or
-# adds a warning (build/series-steps.log; kept by the series' content,
-# so make check, which asks for it, builds it only when the series
-# changed).  run-guest-series boots it on an
-# -icount board and runs the branch-stack selftests that need no module
-# (the module-only parts, its debugfs and rmmod, skip there), and
-# ctr_kunit_test, which turns the report of the series' KUnit suite
-# (riscv_ctr_rec, run at boot) into a TAP line.  The exact-count tests
+# adds a warning (build/series-steps.log; kept by the series' content).
+# It costs two full 7.3 builds when the series changes, so make check
+# does not run it: run it before posting.  run-guest-series boots it on an -icount board and runs the
+# selftests the series carries (UAPI only; the module's own, which read
+# its debugfs or unload it, stay in selftests/rvctr), perf's,
+# ctr_spurious_test, and ctr_kunit_test, which turns the report of the
+# series' KUnit suite (riscv_ctr_rec, run at boot) into a TAP line.
+# series-kunit runs that suite as upstream does, kunit.py with the
+# series' drivers/perf/.kunitconfig (tools/series/kunit; TAP in
+# build/guest-test/series-kunit.tap), cached by the series' content.  The exact-count tests
 # that hold for riscv_pmu_sbi run there too (rvctr's own rules skip).
 # Not pmu_period_test: stock's max_period of 2^63 - 1 leaves QEMU's
 # overflow-timer excess on a counter (Documentation/driver.rst), and a
@@ -249,6 +270,12 @@ SERIES_TESTS := ctr_brstack_test ctr_callstack_test ctr_isolation_test \
 	pmu_user_access_test pmu_perf_mmap_test
 export SERIES_TESTS
 SERIES_RUN = $(VM)/run --kernel series --icount --smp 1
+# The series kernel on four harts without -icount (QEMU's -icount can
+# starve a second hart): branch stacks on every hart, across CPU
+# hotplug with recordings open, and call stacks of a task moved from
+# hart to hart (run-guest-series-smp4).
+SERIES_SMP_TESTS := ctr_hotplug_test ctr_migration_test
+SERIES_SMP_RUN = $(VM)/run --kernel series --smp 4
 
 series: setup
 	@tools/series/mkseries >/dev/null
@@ -280,8 +307,22 @@ series-steps: series
 		>>$(BUILD)/guest-test/series-steps.tap; \
 	cat $(BUILD)/guest-test/series-steps.tap; exit $$rc
 
+series-kunit: series
+	@tap=$(BUILD)/guest-test/series-kunit.tap; rm -f $$tap; \
+	tools/series/kunit $$tap >/dev/null; rc=$$?; \
+	if [ $$rc -ne 0 ] && ! grep -q '^not ok' $$tap 2>/dev/null; then mkdir -p $(BUILD)/guest-test; \
+		echo "not ok 1 - series-kunit exited with status $$rc" >$$tap; fi; cat $$tap; exit $$rc
+
 run-guest-series:
 	$(call RUN_PASS,series,series kernel run,$(SERIES_RUN),selftests/rvctr/icount/run_tests.sh $(SERIES_TESTS))
+
+run-guest-series-smp4:
+	$(call RUN_PASS,series-smp4,four-hart series kernel run,$(SERIES_SMP_RUN),selftests/rvctr/run_tests.sh $(SERIES_SMP_TESTS))
+
+# The series kernel on the Smstateen board with the host's OpenSBI 1.5.1,
+# which leaves mstateen0.CTR clear (see the smstateen profile above).
+run-guest-series-smstateen:
+	$(call RUN_PASS,series-smstateen,series kernel on the Smstateen board,$(SERIES_RUN) --cpu-extra smstateen=true,selftests/rvctr/icount/run_tests.sh $(PROFILE_TESTS))
 
 # perf's own record_lbr.sh and test_brstack.sh: over 10 minutes on the
 # emulated board, so not part of make check.  They sample user-only
@@ -343,7 +384,7 @@ check: setup
 	@$(MAKE) --no-print-directory rootfs other-module perf
 	@$(MAKE) --no-print-directory series-check >/dev/null || true
 	@$(MAKE) --no-print-directory series-kernel
-	@$(MAKE) --no-print-directory series-steps >/dev/null || true
+	@$(MAKE) --no-print-directory series-kunit >/dev/null || true
 	@$(VM)/edk2 >/dev/null
 	@$(MAKE) --no-print-directory profile-check-build
 	@$(MAKE) -s --no-print-directory -j$(NPROC) -C tools/rvctr check-build

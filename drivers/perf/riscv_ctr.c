@@ -25,6 +25,8 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/sysfs.h>
+#include <linux/stringify.h>
+#include <asm/asm-extable.h>
 #include <asm/csr.h>
 #include <asm/insn-def.h>
 
@@ -736,6 +738,30 @@ static bool ctr_hart_misp(void)
 	return misp;
 }
 
+/*
+ * Can S-mode reach CTR on this hart?  With Smstateen, M-mode grants it
+ * with mstateen0.CTR (bit 54, CTR v1.0 "State Enable Access Control"):
+ * while the bit is clear every S-mode access to a CTR CSR raises an
+ * illegal-instruction exception, though the hart lists Ssctr.  Firmware
+ * that predates CTR leaves it clear (OpenSBI sets it from v1.7).  So the
+ * first access goes through the exception table, which the kernel's
+ * illegal-instruction handler consults before it dies
+ * (do_trap_insn_illegal(), fixup_exception()).
+ */
+static bool ctr_hart_accessible(void)
+{
+	unsigned long ok;
+
+	/* A trap at 1 goes on at 2, with ok still 0. */
+	asm volatile("	li	%0, 0\n"
+		     "1:	csrr	zero, " __stringify(CSR_SCTRDEPTH) "\n"
+		     "	li	%0, 1\n"
+		     "2:\n"
+		     _ASM_EXTABLE(1b, 2b)
+		     : "=&r" (ok) : : "memory");
+	return ok;
+}
+
 static void ctr_probe_hart(struct riscv_ctr_hw *hw)
 {
 	hw->depths = ctr_hart_depths();
@@ -751,6 +777,8 @@ static void ctr_probe_hart_ipi(void *info)
 	struct riscv_ctr *ctr = info;
 	struct riscv_ctr_hw hart;
 
+	if (!ctr_hart_accessible())
+		return;		/* ->ok stays false */
 	ctr_probe_hart(&hart);
 	riscv_ctr_hw_and(&ctr->hw, &hart);
 	this_cpu_ptr(ctr->cpu)->ok = true;
@@ -769,6 +797,12 @@ static int ctr_probe_harts(struct riscv_ctr *ctr)
 		ret = smp_call_function_single(cpu, ctr_probe_hart_ipi, ctr, 1);
 		if (ret)
 			break;
+		if (!per_cpu_ptr(ctr->cpu, cpu)->ok) {
+			pr_warn("cpu%d: CTR CSRs trap: the firmware has not enabled CTR for S-mode (mstateen0.CTR): no branch stacks\n",
+				cpu);
+			ret = -EACCES;
+			break;
+		}
 	}
 	cpus_read_unlock();
 	return ret;
@@ -821,6 +855,13 @@ void riscv_ctr_cpu_starting(struct riscv_ctr *ctr)
 		return;
 	local_irq_save(flags);
 	cpu = smp_processor_id();
+	if (!ctr_hart_accessible()) {
+		this_cpu_ptr(ctr->cpu)->ok = false;
+		local_irq_restore(flags);
+		pr_warn("cpu%d: CTR CSRs trap: the firmware has not enabled CTR for S-mode (mstateen0.CTR)\n",
+			cpu);
+		return;
+	}
 	ctr_probe_hart(&hart);
 	lacks = riscv_ctr_hw_lacks(&hart, &ctr->hw, &lack);
 	this_cpu_ptr(ctr->cpu)->ok = !lacks;
@@ -854,8 +895,9 @@ static void ctr_report(const struct riscv_ctr *ctr)
  * it, else the smallest there is; sysfs ctr_depth changes it later.  Sets
  * @pmu->task_ctx_cache, for call-stack events.
  *
- * Return: the CTR of @pmu; NULL if the harts have no depth in common
- * (branch stacks are then refused); an ERR_PTR() on failure.
+ * Return: the CTR of @pmu; NULL if the harts have no depth in common or
+ * a hart cannot reach its CTR CSRs (branch stacks are then refused, the
+ * counters work as without CTR); an ERR_PTR() on failure.
  */
 struct riscv_ctr *riscv_ctr_probe(struct pmu *pmu, unsigned int depth)
 {
@@ -874,10 +916,11 @@ struct riscv_ctr *riscv_ctr_probe(struct pmu *pmu, unsigned int depth)
 		.misp = true,
 	};
 	ret = ctr_probe_harts(ctr);
-	if (ret)
+	if (ret && ret != -EACCES)
 		goto err_percpu;
-	if (!ctr->hw.depths) {
-		pr_warn("the harts have no CTR depth in common: no branch stacks\n");
+	if (ret || !ctr->hw.depths) {
+		if (!ret)
+			pr_warn("the harts have no CTR depth in common: no branch stacks\n");
 		free_percpu(ctr->cpu);
 		kfree(ctr);
 		return NULL;

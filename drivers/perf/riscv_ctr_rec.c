@@ -22,6 +22,7 @@ unsigned int riscv_ctr_depth_decode(u64 sctrdepth)
 
 	return enc > SCTRDEPTH_MAX ? 0 : riscv_ctr_depth_entries(enc);
 }
+EXPORT_SYMBOL_IF_KUNIT(riscv_ctr_depth_decode);
 
 /* DEPTH for 16..256 entries; -1 if not a power of two in range. */
 int riscv_ctr_depth_encode(unsigned int entries)
@@ -33,6 +34,7 @@ int riscv_ctr_depth_encode(unsigned int entries)
 			return enc;
 	return -1;
 }
+EXPORT_SYMBOL_IF_KUNIT(riscv_ctr_depth_encode);
 
 /*
  * The depth, in entries, to use of @depths (BIT(n): DEPTH n supported)
@@ -53,6 +55,7 @@ unsigned int riscv_ctr_depth_pick(unsigned int depths, unsigned int want)
 			return riscv_ctr_depth_entries(enc);
 	return riscv_ctr_depth_entries(__ffs(depths));
 }
+EXPORT_SYMBOL_IF_KUNIT(riscv_ctr_depth_pick);
 
 /* ---- one entry ---- */
 
@@ -220,6 +223,7 @@ void riscv_ctr_hw_and(struct riscv_ctr_hw *all, const struct riscv_ctr_hw *hart)
 	all->depths &= hart->depths;
 	all->misp = all->misp && hart->misp;
 }
+EXPORT_SYMBOL_IF_KUNIT(riscv_ctr_hw_and);
 
 /*
  * What @hart lacks of @need (a hart that comes up after the PMU offered
@@ -234,6 +238,7 @@ bool riscv_ctr_hw_lacks(const struct riscv_ctr_hw *hart,
 	lack->misp = need->misp && !hart->misp;
 	return lack->sctrctl || lack->depths || lack->misp;
 }
+EXPORT_SYMBOL_IF_KUNIT(riscv_ctr_hw_lacks);
 
 /* The CTR v1.0 name of the lowest sctrctl field in @bits, for messages. */
 const char *riscv_ctr_field_name(u64 bits)
@@ -254,3 +259,4 @@ const char *riscv_ctr_field_name(u64 bits)
 	name = names[__ffs64(bits)];
 	return name ? name : "reserved";
 }
+EXPORT_SYMBOL_IF_KUNIT(riscv_ctr_field_name);

@@ -3,9 +3,14 @@
  * KUnit tests of the CTR record conversion of the sample path: the
  * template riscv_ctr_tmpl_init() builds for an event's branch filter and
  * riscv_ctr_fast(), which turns raw ctrsource/ctrtarget/ctrdata entries
- * into perf_branch_entry with it.  The expected values come from CTR v1.0
- * ("Control Transfer Records" entry registers, "Transfer Type
- * Filtering", "Cycle Counting"), not from the code under test.
+ * into perf_branch_entry with it; riscv_ctr_branch_filter(), which turns
+ * a perf branch filter into sctrctl or refuses it; and what the backend
+ * decides from the features the harts implement (the fields a filter
+ * needs that a hart lacks, a hart that comes up lacking some, the depth
+ * picked).  The expected values come from CTR v1.0 ("Control Transfer
+ * Records" entry registers, sctrctl, sctrdepth, "Transfer Type
+ * Filtering", "Cycle Counting") and perf's branch filter ABI, not from
+ * the code under test.
  */
 #include <kunit/test.h>
 #include <linux/bitfield.h>
@@ -351,6 +356,410 @@ static void riscv_ctr_rec_test_priv(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctr_convert(&t, &invalid, &pe), RISCV_CTR_END);
 }
 
+/* ---- riscv_ctr_branch_filter(): perf branch filters to sctrctl ---- */
+
+/*
+ * Every transfer-type inhibit bit of sctrctl (CTR v1.0 "Supervisor
+ * Control Transfer Records Control Register", bits 33-35, 37 and 40-47),
+ * written out here rather than taken from the code under test.
+ */
+#define INH_EXC		BIT_ULL(33)
+#define INH_INTR	BIT_ULL(34)
+#define INH_TRET	BIT_ULL(35)
+#define INH_TKBR	BIT_ULL(37)
+#define INH_INDCALL	BIT_ULL(40)
+#define INH_DIRCALL	BIT_ULL(41)
+#define INH_INDJMP	BIT_ULL(42)
+#define INH_DIRJMP	BIT_ULL(43)
+#define INH_CORSWAP	BIT_ULL(44)
+#define INH_RET		BIT_ULL(45)
+#define INH_INDLJMP	BIT_ULL(46)
+#define INH_DIRLJMP	BIT_ULL(47)
+#define INH_EVERY	(INH_EXC | INH_INTR | INH_TRET | INH_TKBR | INH_INDCALL | \
+			 INH_DIRCALL | INH_INDJMP | INH_DIRJMP | INH_CORSWAP | \
+			 INH_RET | INH_INDLJMP | INH_DIRLJMP)
+#define SCTL_U		BIT_ULL(0)
+#define SCTL_S		BIT_ULL(1)
+#define SCTL_M		BIT_ULL(2)	/* mctrctl only */
+#define SCTL_RASEMU	BIT_ULL(7)
+#define SCTL_MTE	BIT_ULL(9)	/* mctrctl only */
+#define SCTL_BPFRZ	BIT_ULL(11)
+#define SCTL_LCOFIFRZ	BIT_ULL(12)
+#define SCTL_NTBREN	BIT_ULL(36)
+
+#define BR_U		PERF_SAMPLE_BRANCH_USER
+#define BR_K		PERF_SAMPLE_BRANCH_KERNEL
+#define BR_HV		PERF_SAMPLE_BRANCH_HV
+
+/* The filter's sctrctl, or the error, in one value for the tables. */
+static s64 ctr_filter(u64 bst, u64 opts)
+{
+	u64 sctrctl = 0;
+	int ret = riscv_ctr_branch_filter(bst, opts, &sctrctl);
+
+	return ret ? ret : (s64)sctrctl;
+}
+
+/*
+ * The mode bits: USER records U-mode only (never S, so no kernel address
+ * is ever recorded for it), KERNEL records S (HS with the H extension),
+ * both record both; M and its MTE are mctrctl's and never asked for.
+ * HV is accepted and changes nothing (without the H extension there is
+ * no hypervisor mode, with it the host kernel runs in HS = S), so HV
+ * alone, as no mode at all, records nothing and is refused.  LCOFIFRZ is
+ * always on: the sample's stack ends at the sampled instruction (CTR
+ * v1.0 "Freeze").
+ */
+static void riscv_ctr_rec_test_filter_priv(struct kunit *test)
+{
+	static const struct {
+		u64 bst;
+		s64 want;
+	} cases[] = {
+		{ BR_U, SCTL_U },
+		{ BR_K, SCTL_S },
+		{ BR_U | BR_K, SCTL_U | SCTL_S },
+		{ BR_U | BR_HV, SCTL_U },
+		{ BR_K | BR_HV, SCTL_S },
+		{ BR_U | BR_K | BR_HV, SCTL_U | SCTL_S },
+		{ BR_HV, RISCV_CTR_ENOMODE },
+		{ 0, RISCV_CTR_ENOMODE },
+	};
+	static const u64 types[] = {
+		0, PERF_SAMPLE_BRANCH_ANY, PERF_SAMPLE_BRANCH_CALL,
+		PERF_SAMPLE_BRANCH_ANY_RETURN, PERF_SAMPLE_BRANCH_CALL_STACK,
+	};
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		for (j = 0; j < ARRAY_SIZE(types); j++) {
+			u64 bst = cases[i].bst | types[j];
+			s64 got = ctr_filter(bst, 0);
+
+			if (cases[i].want < 0) {
+				KUNIT_EXPECT_EQ_MSG(test, got, cases[i].want,
+						    "bst %#llx", bst);
+				continue;
+			}
+			KUNIT_ASSERT_GE_MSG(test, got, 0, "bst %#llx", bst);
+			KUNIT_EXPECT_EQ_MSG(test, (u64)got & (SCTL_U | SCTL_S | SCTL_M),
+					    (u64)cases[i].want, "bst %#llx", bst);
+			KUNIT_EXPECT_EQ_MSG(test, (u64)got & SCTL_MTE, 0ULL,
+					    "bst %#llx", bst);
+			KUNIT_EXPECT_EQ_MSG(test, (u64)got & SCTL_LCOFIFRZ,
+					    SCTL_LCOFIFRZ, "bst %#llx", bst);
+			/* HV changes nothing beside USER or KERNEL. */
+			KUNIT_EXPECT_EQ_MSG(test, ctr_filter(bst | BR_HV, 0), got,
+					    "bst %#llx", bst);
+		}
+	}
+	/* BPFRZ only when asked for (config2 ctr_bpfrz). */
+	KUNIT_EXPECT_EQ(test, (u64)ctr_filter(BR_U, 0) & SCTL_BPFRZ, 0ULL);
+	KUNIT_EXPECT_EQ(test, (u64)ctr_filter(BR_U, RISCV_CTR_OPT_BPFRZ) & SCTL_BPFRZ,
+			SCTL_BPFRZ);
+}
+
+/*
+ * Each perf type filter lets through the transfer types perf means by it
+ * (perf-record(1) -j; CTR v1.0 "Transfer Type Filtering"): any_call
+ * includes traps, any_ret trap returns; direct jumps and co-routine
+ * swaps only pass with ANY.  Everything else is inhibited, and several
+ * filters pass the union.  No filter type (privilege only) is ANY, as
+ * in perf.  The software-only bits change nothing in sctrctl.  Nothing
+ * outside the fields sctrctl has is ever written (bits 38-39 and 48-63
+ * are reserved).
+ */
+static void riscv_ctr_rec_test_filter_types(struct kunit *test)
+{
+	static const struct {
+		u64 bst;
+		u64 pass;
+	} cases[] = {
+		{ 0, INH_EVERY },
+		{ PERF_SAMPLE_BRANCH_ANY, INH_EVERY },
+		{ PERF_SAMPLE_BRANCH_ANY_CALL,
+		  INH_INDCALL | INH_DIRCALL | INH_EXC | INH_INTR },
+		{ PERF_SAMPLE_BRANCH_ANY_RETURN, INH_RET | INH_TRET },
+		{ PERF_SAMPLE_BRANCH_IND_CALL, INH_INDCALL },
+		{ PERF_SAMPLE_BRANCH_CALL, INH_DIRCALL },
+		{ PERF_SAMPLE_BRANCH_COND, INH_TKBR },
+		{ PERF_SAMPLE_BRANCH_IND_JUMP, INH_INDJMP | INH_INDLJMP },
+		{ PERF_SAMPLE_BRANCH_COND | PERF_SAMPLE_BRANCH_CALL,
+		  INH_TKBR | INH_DIRCALL },
+		{ PERF_SAMPLE_BRANCH_ANY_CALL | PERF_SAMPLE_BRANCH_ANY_RETURN,
+		  INH_INDCALL | INH_DIRCALL | INH_EXC | INH_INTR | INH_RET | INH_TRET },
+		{ PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_CALL, INH_EVERY },
+	};
+	static const u64 sw[] = {
+		PERF_SAMPLE_BRANCH_NO_FLAGS, PERF_SAMPLE_BRANCH_NO_CYCLES,
+		PERF_SAMPLE_BRANCH_TYPE_SAVE, PERF_SAMPLE_BRANCH_HW_INDEX,
+		PERF_SAMPLE_BRANCH_PRIV_SAVE,
+	};
+	const u64 fields = SCTL_U | SCTL_S | SCTL_RASEMU | BIT_ULL(8) /* STE */ |
+			   SCTL_BPFRZ | SCTL_LCOFIFRZ | SCTL_NTBREN | INH_EVERY;
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		u64 bst = BR_U | cases[i].bst;
+		s64 got = ctr_filter(bst, 0);
+
+		KUNIT_ASSERT_GE_MSG(test, got, 0, "bst %#llx", bst);
+		KUNIT_EXPECT_EQ_MSG(test, (u64)got & INH_EVERY,
+				    INH_EVERY & ~cases[i].pass, "bst %#llx", bst);
+		KUNIT_EXPECT_EQ_MSG(test, (u64)got & ~fields, 0ULL, "bst %#llx", bst);
+		KUNIT_EXPECT_EQ_MSG(test, (u64)got & (SCTL_RASEMU | SCTL_NTBREN), 0ULL,
+				    "bst %#llx", bst);
+		for (j = 0; j < ARRAY_SIZE(sw); j++)
+			KUNIT_EXPECT_EQ_MSG(test, ctr_filter(bst | sw[j], 0), got,
+					    "bst %#llx", bst | sw[j]);
+	}
+
+	/*
+	 * CALL_STACK: RAS emulation, in which the hardware ignores the type
+	 * inhibits (CTR v1.0 "RAS Emulation Mode"); the software bits go
+	 * with it too.
+	 */
+	for (j = 0; j < ARRAY_SIZE(sw); j++) {
+		u64 bst = BR_U | PERF_SAMPLE_BRANCH_CALL_STACK | sw[j];
+
+		KUNIT_EXPECT_EQ_MSG(test, ctr_filter(bst, 0),
+				    (s64)(SCTL_U | SCTL_LCOFIFRZ | SCTL_RASEMU),
+				    "bst %#llx", bst);
+	}
+}
+
+/*
+ * What the filter refuses, and how: RISCV_CTR_EUNSUPP (the backend's
+ * -EOPNOTSUPP) for anything CTR cannot honour, RISCV_CTR_ENOMODE (-EINVAL)
+ * for no mode at all; a refusal wins over a missing mode.
+ *  - the transaction filters (no transactional memory on RISC-V) and
+ *    PERF_SAMPLE_BRANCH_COUNTERS (no counters in branch records);
+ *  - any bit perf does not define yet (PERF_SAMPLE_BRANCH_MAX and up);
+ *  - CALL_STACK with any type filter, or with not-taken branches: RAS
+ *    emulation records calls and returns only;
+ *  - not-taken branches (ctr_ntbr) with type filters that exclude
+ *    conditional branches.
+ */
+static void riscv_ctr_rec_test_filter_refused(struct kunit *test)
+{
+	static const u64 never[] = {
+		PERF_SAMPLE_BRANCH_ABORT_TX, PERF_SAMPLE_BRANCH_IN_TX,
+		PERF_SAMPLE_BRANCH_NO_TX, PERF_SAMPLE_BRANCH_COUNTERS,
+		PERF_SAMPLE_BRANCH_MAX, PERF_SAMPLE_BRANCH_MAX << 1, BIT_ULL(63),
+	};
+	static const u64 types[] = {
+		PERF_SAMPLE_BRANCH_ANY, PERF_SAMPLE_BRANCH_ANY_CALL,
+		PERF_SAMPLE_BRANCH_ANY_RETURN, PERF_SAMPLE_BRANCH_IND_CALL,
+		PERF_SAMPLE_BRANCH_CALL, PERF_SAMPLE_BRANCH_COND,
+		PERF_SAMPLE_BRANCH_IND_JUMP,
+	};
+	static const u64 no_cond[] = {
+		PERF_SAMPLE_BRANCH_ANY_CALL, PERF_SAMPLE_BRANCH_ANY_RETURN,
+		PERF_SAMPLE_BRANCH_IND_CALL, PERF_SAMPLE_BRANCH_CALL,
+		PERF_SAMPLE_BRANCH_IND_JUMP,
+		PERF_SAMPLE_BRANCH_ANY_CALL | PERF_SAMPLE_BRANCH_ANY_RETURN,
+	};
+	const u64 cs = PERF_SAMPLE_BRANCH_CALL_STACK;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(never); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, ctr_filter(BR_U | never[i], 0),
+				    (s64)RISCV_CTR_EUNSUPP, "bit %#llx", never[i]);
+		KUNIT_EXPECT_EQ_MSG(test, ctr_filter(BR_U | BR_K | PERF_SAMPLE_BRANCH_ANY |
+						     never[i], 0),
+				    (s64)RISCV_CTR_EUNSUPP, "bit %#llx", never[i]);
+		KUNIT_EXPECT_EQ_MSG(test, ctr_filter(never[i], 0),
+				    (s64)RISCV_CTR_EUNSUPP, "bit %#llx", never[i]);
+	}
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, ctr_filter(BR_U | cs | types[i], 0),
+				    (s64)RISCV_CTR_EUNSUPP, "type %#llx", types[i]);
+		/* A type filter without a mode: no mode. */
+		KUNIT_EXPECT_EQ_MSG(test, ctr_filter(types[i], 0),
+				    (s64)RISCV_CTR_ENOMODE, "type %#llx", types[i]);
+	}
+	KUNIT_EXPECT_EQ(test, ctr_filter(BR_U | cs, RISCV_CTR_OPT_NTBR),
+			(s64)RISCV_CTR_EUNSUPP);
+	KUNIT_EXPECT_EQ(test, ctr_filter(cs, 0), (s64)RISCV_CTR_ENOMODE);
+	for (i = 0; i < ARRAY_SIZE(no_cond); i++)
+		KUNIT_EXPECT_EQ_MSG(test, ctr_filter(BR_U | no_cond[i], RISCV_CTR_OPT_NTBR),
+				    (s64)RISCV_CTR_EUNSUPP, "type %#llx", no_cond[i]);
+	/* Not-taken branches go with anything that has COND, or ANY. */
+	KUNIT_EXPECT_GE(test, ctr_filter(BR_U | PERF_SAMPLE_BRANCH_COND |
+					 PERF_SAMPLE_BRANCH_ANY_CALL, RISCV_CTR_OPT_NTBR), 0);
+	KUNIT_EXPECT_GE(test, ctr_filter(BR_U | PERF_SAMPLE_BRANCH_ANY,
+					 RISCV_CTR_OPT_NTBR), 0);
+	KUNIT_EXPECT_GE(test, ctr_filter(BR_U, RISCV_CTR_OPT_NTBR), 0);
+}
+
+/* ---- what a hart lacks ---- */
+
+/* riscv_ctr_hw.depths bits: sctrdepth.DEPTH 0..4 is 16..256 entries. */
+#define DEPTH_16	BIT(0)
+#define DEPTH_32	BIT(1)
+#define DEPTH_64	BIT(2)
+#define DEPTH_128	BIT(3)
+#define DEPTH_256	BIT(4)
+
+/*
+ * riscv_ctr_sctrctl_missing(): the fields of a filter's sctrctl a hart
+ * did not keep (CTR v1.0 makes every field but the mode enables
+ * optional).  A missing inhibit matters only to a filter that inhibits
+ * that type, a missing RASEMU only to call stacks, a missing LCOFIFRZ to
+ * every filter; and the backend names the field in its refusal.
+ */
+static void riscv_ctr_rec_test_sctrctl_missing(struct kunit *test)
+{
+	const u64 all = SCTL_U | SCTL_S | SCTL_RASEMU | SCTL_BPFRZ | SCTL_LCOFIFRZ |
+			SCTL_NTBREN | INH_EVERY;
+	static const struct {
+		u64 hw_lacks;
+		u64 bst;
+		u64 opts;
+		u64 missing;
+		const char *name;
+	} cases[] = {
+		{ 0, BR_U | BR_K | PERF_SAMPLE_BRANCH_CALL, RISCV_CTR_OPT_BPFRZ, 0, "none" },
+		{ SCTL_RASEMU, BR_U | PERF_SAMPLE_BRANCH_CALL_STACK, 0, SCTL_RASEMU, "RASEMU" },
+		{ SCTL_RASEMU, BR_U | PERF_SAMPLE_BRANCH_ANY, 0, 0, "none" },
+		{ INH_DIRCALL, BR_U | PERF_SAMPLE_BRANCH_COND, 0, INH_DIRCALL, "DIRCALLINH" },
+		{ INH_DIRCALL, BR_U | PERF_SAMPLE_BRANCH_CALL, 0, 0, "none" },
+		{ INH_DIRCALL, BR_U, 0, 0, "none" },
+		{ INH_EVERY, BR_U | PERF_SAMPLE_BRANCH_ANY, 0, 0, "none" },
+		{ INH_EVERY, BR_U | PERF_SAMPLE_BRANCH_ANY_RETURN, 0,
+		  INH_EVERY & ~(INH_RET | INH_TRET), "EXCINH" },
+		{ SCTL_LCOFIFRZ, BR_U, 0, SCTL_LCOFIFRZ, "LCOFIFRZ" },
+		{ SCTL_LCOFIFRZ, BR_U | PERF_SAMPLE_BRANCH_CALL_STACK, 0, SCTL_LCOFIFRZ,
+		  "LCOFIFRZ" },
+		{ SCTL_NTBREN, BR_U, RISCV_CTR_OPT_NTBR, SCTL_NTBREN, "NTBREN" },
+		{ SCTL_NTBREN, BR_U, 0, 0, "none" },
+		{ SCTL_BPFRZ, BR_U, RISCV_CTR_OPT_BPFRZ, SCTL_BPFRZ, "BPFRZ" },
+		{ SCTL_S, BR_K, 0, SCTL_S, "S" },
+		{ SCTL_S, BR_U, 0, 0, "none" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct riscv_ctr_hw hw = { .sctrctl = all & ~cases[i].hw_lacks };
+		u64 sctrctl = 0, missing;
+
+		KUNIT_ASSERT_EQ_MSG(test, riscv_ctr_branch_filter(cases[i].bst, cases[i].opts,
+								  &sctrctl), 0, "case %u", i);
+		missing = riscv_ctr_sctrctl_missing(sctrctl, &hw);
+		KUNIT_EXPECT_EQ_MSG(test, missing, cases[i].missing, "case %u", i);
+		KUNIT_EXPECT_STREQ_MSG(test, riscv_ctr_field_name(missing),
+				       cases[i].name, "case %u", i);
+	}
+	/* Bits CTR v1.0 reserves have no name. */
+	KUNIT_EXPECT_STREQ(test, riscv_ctr_field_name(BIT_ULL(3)), "reserved");
+	KUNIT_EXPECT_STREQ(test, riscv_ctr_field_name(BIT_ULL(63)), "reserved");
+}
+
+/*
+ * A hart that comes up after the PMU offered its features
+ * (riscv_ctr_hw_lacks()) must have every depth, field and MISP offered;
+ * more is fine.  riscv_ctr_hw_and() keeps what all harts have.
+ */
+static void riscv_ctr_rec_test_hw_lacks(struct kunit *test)
+{
+	const struct riscv_ctr_hw need = {
+		.sctrctl = SCTL_U | SCTL_S | SCTL_LCOFIFRZ | SCTL_RASEMU,
+		.depths = DEPTH_16 | DEPTH_256,
+		.misp = true,
+	};
+	struct riscv_ctr_hw hart, lack, all;
+
+	hart = need;
+	KUNIT_EXPECT_FALSE(test, riscv_ctr_hw_lacks(&hart, &need, &lack));
+	KUNIT_EXPECT_EQ(test, lack.sctrctl, 0ULL);
+	KUNIT_EXPECT_EQ(test, lack.depths, 0U);
+	KUNIT_EXPECT_FALSE(test, lack.misp);
+
+	hart.sctrctl |= SCTL_NTBREN | INH_EVERY;
+	hart.depths |= DEPTH_64;
+	KUNIT_EXPECT_FALSE(test, riscv_ctr_hw_lacks(&hart, &need, &lack));
+
+	hart = need;
+	hart.depths = DEPTH_16 | DEPTH_128;
+	KUNIT_EXPECT_TRUE(test, riscv_ctr_hw_lacks(&hart, &need, &lack));
+	KUNIT_EXPECT_EQ(test, lack.depths, (u32)DEPTH_256);
+	KUNIT_EXPECT_EQ(test, lack.sctrctl, 0ULL);
+	KUNIT_EXPECT_FALSE(test, lack.misp);
+
+	hart = need;
+	hart.sctrctl &= ~SCTL_RASEMU;
+	KUNIT_EXPECT_TRUE(test, riscv_ctr_hw_lacks(&hart, &need, &lack));
+	KUNIT_EXPECT_EQ(test, lack.sctrctl, SCTL_RASEMU);
+	KUNIT_EXPECT_EQ(test, lack.depths, 0U);
+
+	hart = need;
+	hart.misp = false;
+	KUNIT_EXPECT_TRUE(test, riscv_ctr_hw_lacks(&hart, &need, &lack));
+	KUNIT_EXPECT_TRUE(test, lack.misp);
+	KUNIT_EXPECT_EQ(test, lack.sctrctl, 0ULL);
+
+	/* MISP not offered: a hart without it lacks nothing. */
+	all = need;
+	all.misp = false;
+	KUNIT_EXPECT_FALSE(test, riscv_ctr_hw_lacks(&hart, &all, &lack));
+
+	all = (struct riscv_ctr_hw){ .sctrctl = ~0ULL, .depths = ~0U, .misp = true };
+	hart = (struct riscv_ctr_hw){
+		.sctrctl = SCTL_U | SCTL_S | INH_TKBR,
+		.depths = DEPTH_16 | DEPTH_32 | DEPTH_64,
+		.misp = true,
+	};
+	riscv_ctr_hw_and(&all, &hart);
+	hart = (struct riscv_ctr_hw){
+		.sctrctl = SCTL_U | SCTL_S | SCTL_RASEMU,
+		.depths = DEPTH_32 | DEPTH_64 | DEPTH_128,
+		.misp = false,
+	};
+	riscv_ctr_hw_and(&all, &hart);
+	KUNIT_EXPECT_EQ(test, all.sctrctl, SCTL_U | SCTL_S);
+	KUNIT_EXPECT_EQ(test, all.depths, (u32)(DEPTH_32 | DEPTH_64));
+	KUNIT_EXPECT_FALSE(test, all.misp);
+}
+
+/*
+ * sctrdepth.DEPTH (CTR v1.0: WARL, 0..4 for 16..256 entries, 5-7
+ * reserved) and the depth picked from what every hart supports: the
+ * one asked for, else the largest below it, else the smallest; the
+ * largest when none is asked for; none when the harts share none.
+ */
+static void riscv_ctr_rec_test_depth(struct kunit *test)
+{
+	const unsigned int some = DEPTH_16 | DEPTH_64 | DEPTH_128;
+	static const unsigned int entries[] = { 16, 32, 64, 128, 256 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(entries); i++) {
+		KUNIT_EXPECT_EQ(test, riscv_ctr_depth_encode(entries[i]), (int)i);
+		KUNIT_EXPECT_EQ(test, riscv_ctr_depth_decode(i), entries[i]);
+		/* Bits above the 3-bit field are not part of it. */
+		KUNIT_EXPECT_EQ(test, riscv_ctr_depth_decode(BIT_ULL(3) | i), entries[i]);
+	}
+	KUNIT_EXPECT_EQ(test, riscv_ctr_depth_encode(0), -1);
+	KUNIT_EXPECT_EQ(test, riscv_ctr_depth_encode(8), -1);
+	KUNIT_EXPECT_EQ(test, riscv_ctr_depth_encode(48), -1);
+	KUNIT_EXPECT_EQ(test, riscv_ctr_depth_encode(512), -1);
+	for (i = 5; i < 8; i++)
+		KUNIT_EXPECT_EQ(test, riscv_ctr_depth_decode(i), 0U);
+
+	KUNIT_EXPECT_EQ(test, riscv_ctr_depth_pick(some, 64), 64U);
+	KUNIT_EXPECT_EQ(test, riscv_ctr_depth_pick(some, 0), 128U);
+	KUNIT_EXPECT_EQ(test, riscv_ctr_depth_pick(some, 256), 128U);
+	KUNIT_EXPECT_EQ(test, riscv_ctr_depth_pick(some, 100), 64U);
+	KUNIT_EXPECT_EQ(test, riscv_ctr_depth_pick(some, 32), 16U);
+	KUNIT_EXPECT_EQ(test, riscv_ctr_depth_pick(some, 8), 16U);
+	KUNIT_EXPECT_EQ(test, riscv_ctr_depth_pick(DEPTH_128, 16), 128U);
+	KUNIT_EXPECT_EQ(test, riscv_ctr_depth_pick(0, 0), 0U);
+	KUNIT_EXPECT_EQ(test, riscv_ctr_depth_pick(0, 64), 0U);
+	/* The reserved encodings 5-7 are no depth. */
+	KUNIT_EXPECT_EQ(test, riscv_ctr_depth_pick(BIT(5) | BIT(7), 0), 0U);
+	KUNIT_EXPECT_EQ(test, riscv_ctr_depth_pick(DEPTH_32 | BIT(7), 0), 32U);
+}
+
 static struct kunit_case riscv_ctr_rec_test_cases[] = {
 	KUNIT_CASE(riscv_ctr_rec_test_recorded),
 	KUNIT_CASE(riscv_ctr_rec_test_types),
@@ -358,6 +767,12 @@ static struct kunit_case riscv_ctr_rec_test_cases[] = {
 	KUNIT_CASE(riscv_ctr_rec_test_cycles),
 	KUNIT_CASE(riscv_ctr_rec_test_ntbr),
 	KUNIT_CASE(riscv_ctr_rec_test_priv),
+	KUNIT_CASE(riscv_ctr_rec_test_filter_priv),
+	KUNIT_CASE(riscv_ctr_rec_test_filter_types),
+	KUNIT_CASE(riscv_ctr_rec_test_filter_refused),
+	KUNIT_CASE(riscv_ctr_rec_test_sctrctl_missing),
+	KUNIT_CASE(riscv_ctr_rec_test_hw_lacks),
+	KUNIT_CASE(riscv_ctr_rec_test_depth),
 	{}
 };
 

@@ -4,9 +4,11 @@
  * sample taken in cs_c(), cs_b() or cs_a(), called as main -> cs_a ->
  * cs_b -> cs_c, has exactly that function's call chain as its newest
  * entries, even when another task runs on the same CPU in between (the
- * stack is saved and restored per task).  A stack saved before a slice
- * in which the event was not scheduled is not written back after it.  A
- * CPU-wide call-stack event is refused.
+ * stack is saved and restored per task), and when the task moves from
+ * CPU to CPU while it records (the stack saved on one hart is restored on
+ * another).  A stack saved before a slice in which the event was not
+ * scheduled is not written back after it.  A CPU-wide call-stack event is
+ * refused.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -124,20 +126,72 @@ static void dump_sample(const struct ct_sample *s, int i)
 			(unsigned long long)s->br[k].to);
 }
 
-static void run_callstack(struct __test_metadata *_metadata, int with_rival)
+/* The CPU task @pid last ran on (field 39 of /proc/PID/stat), or -1. */
+static int task_cpu(pid_t pid)
 {
-	struct ct_event ev;
+	char path[64], buf[1024], *p;
+	int fd, n, field, cpu = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	/* Fields count from the one after the command, which ends in ')'. */
+	p = strrchr(buf, ')');
+	for (field = 2; p && field < 39; field++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		sscanf(p + 1, "%d", &cpu);
+	return cpu;
+}
+
+/*
+ * In a child: move task @pid to the next of @ncpu CPUs every 0.5 ms, and
+ * count in *@moves the moves after which it ran on the CPU it was sent
+ * to, until killed.
+ */
+static void mover(pid_t pid, int ncpu, int *moves)
+{
+	cpu_set_t set;
+	int c = 0;
+
+	for (;;) {
+		c = (c + 1) % ncpu;
+		CPU_ZERO(&set);
+		CPU_SET(c, &set);
+		if (!sched_setaffinity(pid, sizeof(set), &set)) {
+			usleep(500);
+			if (task_cpu(pid) == c)
+				__atomic_fetch_add(moves, 1, __ATOMIC_RELAXED);
+		}
+	}
+}
+
+enum { CS_ALONE, CS_RIVAL, CS_MIGRATE };
+
+static void run_callstack(struct __test_metadata *_metadata, int mode)
+{
+	int i, in_chain = 0, in_c = 0, ret, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int *moves = NULL;
 	pid_t rival = -1;
-	int i, in_chain = 0, in_c = 0, ret;
+	struct ct_event ev;
 
 	if (!ct_have_ctr())
 		SKIP(return, "no CTR");
-	pin_cpu0();
+	if (mode == CS_MIGRATE && ncpu < 2)
+		SKIP(return, "one CPU: nowhere to migrate to");
+	if (mode != CS_MIGRATE)
+		pin_cpu0();
 	cs_a(1);	/* learn the return addresses */
 	ret = ct_open(&ev, PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK,
 		      0, PERIOD);
 	ASSERT_EQ(0, ret) TH_LOG("perf_event_open: %s", strerror(-ret));
-	if (with_rival) {
+	if (mode == CS_RIVAL) {
 		rival = fork();
 		ASSERT_GE(rival, 0);
 		if (!rival) {
@@ -146,8 +200,20 @@ static void run_callstack(struct __test_metadata *_metadata, int with_rival)
 				rival_outer(1000);
 		}
 	}
+	if (mode == CS_MIGRATE) {
+		pid_t self = getpid();
+
+		moves = mmap(NULL, sizeof(*moves), PROT_READ | PROT_WRITE,
+			     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		ASSERT_NE(MAP_FAILED, moves);
+		*moves = 0;
+		rival = fork();
+		ASSERT_GE(rival, 0);
+		if (!rival)
+			mover(self, ncpu, moves);
+	}
 	ct_enable(&ev);
-	cs_a(3000000);
+	cs_a(mode == CS_MIGRATE ? 12000000 : 3000000);
 	ct_disable(&ev);
 	if (rival > 0) {
 		kill(rival, SIGKILL);
@@ -183,16 +249,29 @@ static void run_callstack(struct __test_metadata *_metadata, int with_rival)
 	       ev.nsamples, in_chain, in_c);
 	ASSERT_GT(in_c, 5);
 	ct_close(&ev);
+	if (moves) {
+		int n = __atomic_load_n(moves, __ATOMIC_RELAXED);
+
+		TH_LOG("moved across %d CPUs %d times while recording", ncpu, n);
+		munmap(moves, sizeof(*moves));
+		/* Else nothing migrated and the case checked nothing new. */
+		ASSERT_GT(n, 2);
+	}
 }
 
 TEST(call_stack_alone)
 {
-	run_callstack(_metadata, 0);
+	run_callstack(_metadata, CS_ALONE);
 }
 
 TEST(call_stack_with_rival_task)
 {
-	run_callstack(_metadata, 1);
+	run_callstack(_metadata, CS_RIVAL);
+}
+
+TEST(call_stack_across_migration)
+{
+	run_callstack(_metadata, CS_MIGRATE);
 }
 
 /*

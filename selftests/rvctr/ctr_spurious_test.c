@@ -35,7 +35,7 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #include "kselftest_harness.h"
-#include "ctr_test_lib.h"
+#include "ctr_module_lib.h"
 
 #define RAW_CTR		"/sys/kernel/debug/rvctr/ctr"
 #define PAGES		16

@@ -47,7 +47,7 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #include "kselftest_harness.h"
-#include "ctr_test_lib.h"
+#include "ctr_module_lib.h"
 
 #define KO		"/opt/rvctr/rvctr.ko"
 #define EXPEDITED	"/sys/kernel/rcu_expedited"

@@ -13,6 +13,11 @@
 #                   go through SBI calls
 #   over two harts  every hart counts, and a system-wide perf stat goes on
 #                   across CPU hotplug
+#   Smstateen       S-mode reaches CTR only once M-mode firmware sets
+#                   mstateen0.CTR (CTR v1.0 "State Enable Access
+#                   Control"), which OpenSBI does from v1.7: with older
+#                   firmware the probe says so, branch stacks are refused
+#                   and the counters work; with newer, branch stacks work
 # Checks that count samples need -icount (RVCTR_ICOUNT=1) and SKIP
 # without it.  make check boots one board per profile (Makefile,
 # PROFILE_TESTS); on the full two-hart board nothing here applies: SKIP.
@@ -41,22 +46,33 @@ has() { [[ "$exts" == *" $1 "* ]]; }
 harts=$(nproc)
 icount=${RVCTR_ICOUNT:-}
 
-nosscofpmf=; noctr=; nodeleg=; many=
+nosscofpmf=; noctr=; nodeleg=; many=; stateen=; sbi=
 has sscofpmf || nosscofpmf=1
+# The firmware: "SBI implementation ID=0x1 Version=0x10005" is OpenSBI 1.5.
+sbi=$(dmesg | sed -n 's/.*SBI implementation ID=0x1 Version=\(0x[0-9a-f]*\).*/\1/p' | tail -1)
+has smstateen && has ssctr && stateen=1
 has sscofpmf && ! has smctr && ! has ssctr && noctr=1
 has smcdeleg && has ssccfg || nodeleg=1
 [ "$harts" -gt 2 ] && many=1
-diag "board: $harts harts${nosscofpmf:+, no Sscofpmf}${noctr:+, no Smctr/Ssctr}${nodeleg:+, no Smcdeleg/Ssccfg}${icount:+; -icount}"
+diag "board: $harts harts${nosscofpmf:+, no Sscofpmf}${noctr:+, no Smctr/Ssctr}${nodeleg:+, no Smcdeleg/Ssccfg}${stateen:+, Smstateen}, OpenSBI ${sbi:-?}${icount:+; -icount}"
 diag "extensions on every hart:$exts"
 dmesg | grep rvctr | sed 's/^/# /'
-if [ -z "$nosscofpmf$noctr$nodeleg$many" ]; then
+if [ -z "$nosscofpmf$noctr$nodeleg$many$stateen" ]; then
 	skip "board profile" "every extension rvctr uses and at most two harts: the other passes cover this board"
 	tap_done
 fi
 
-check "rvctr.ko is loaded" grep -q '^rvctr ' /proc/modules
-check "the cpu PMU is registered" test -d "$pmu/events"
-if [ -e /proc/device-tree/cpus ]; then
+# The series kernel's riscv_pmu_sbi has the same CTR backend, and no
+# module or probe report of its own: the module's checks skip there.
+module=
+[ -f /opt/rvctr/rvctr.ko ] && module=1
+if [ -n "$module" ]; then
+	check "rvctr.ko is loaded" grep -q '^rvctr ' /proc/modules
+else
+	skip "rvctr.ko is loaded" "no module: the built-in driver"
+fi
+check "the cpu PMU is registered" test -e "$pmu/type"
+if [ -n "$module" ] && [ -e /proc/device-tree/cpus ]; then
 	# The probe read what the board has (rvctr_report()).
 	probe=" $(dmesg | sed -n 's/.*rvctr.*extensions on all harts ([^)]*)://p' | tail -1) "
 	agree=1
@@ -136,8 +152,10 @@ fi
 
 if [ -n "$nodeleg" ]; then
 	diag "profile: no counter delegation"
-	check "the probe delegates 0 counters" bash -c \
-		"dmesg | grep rvctr | grep -q '(0 delegated)'"
+	if [ -n "$module" ]; then
+		check "the probe delegates 0 counters" bash -c \
+			"dmesg | grep rvctr | grep -q '(0 delegated)'"
+	fi
 	if [ -n "$nosscofpmf" ]; then
 		: # no sampling at all, checked above
 	elif [ -n "$icount" ]; then
@@ -146,6 +164,27 @@ if [ -n "$nodeleg" ]; then
 	else
 		skip "perf record through SBI calls gives samples" "sample counts need -icount"
 	fi
+fi
+
+# Smstateen: mstateen0.CTR is OpenSBI's from v1.7 (0x10007).
+if [ -n "$stateen" ] && [ -n "$sbi" ] && [ $((sbi)) -lt $((0x10007)) ]; then
+	diag "profile: Smstateen, firmware that leaves mstateen0.CTR clear"
+	check "the probe says the firmware has not enabled CTR" bash -c \
+		"dmesg | grep -q 'CTR CSRs trap: the firmware has not enabled CTR for S-mode (mstateen0.CTR)'"
+	check "no caps/branches" test ! -e "$pmu/caps/branches"
+	try_open "errno 95 " "perf_event_open of a branch-stack event: EOPNOTSUPP" -b -p 100000 instructions
+	try_open opened "a sampling event opens" -p 100000 cycles
+elif [ -n "$stateen" ]; then
+	diag "profile: Smstateen, firmware that sets mstateen0.CTR"
+	check "the probe does not say CTR traps" bash -c "! dmesg | grep -q 'CTR CSRs trap'"
+	check "caps/branches is there" test -s "$pmu/caps/branches"
+	perf record -b -e instructions:u -c 100000 -o "$tmp/rec.data" -- \
+		"$bins/ctr_workload" loop 100000 >/dev/null 2>"$tmp/rec.err"
+	rc=$?
+	sed 's/^/# /' "$tmp/rec.err" | head -5
+	n=$(perf script -i "$tmp/rec.data" -F brstack 2>/dev/null | grep -o '0x[0-9a-f]*/0x' | wc -l)
+	check "perf record -b records branch stacks (status $rc, $n entries)" \
+		bash -c "[ $rc -eq 0 ] && [ $n -gt 0 ]"
 fi
 
 # cpus_counting FILE: how many CPU rows of a perf stat -A -x, file count > 0.

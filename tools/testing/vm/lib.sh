@@ -279,6 +279,32 @@ linux_pristine() {
 	) || die "cannot unpack $tarball"
 }
 
+# opensbi_fw VER: the fw_dynamic.bin of Debian's opensbi VER, for a board
+# whose firmware must do what the host's does not (run's
+# RVCTR_VM_OPENSBI): the pool file pinned in tools/testing/vm/
+# opensbi-VER.pin, checked by its SHA256, unpacked once into the cache.
+# Prints the firmware's path.
+opensbi_fw() {
+	local ver=$1 pin path sum d deb fw=usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin
+	pin="$RVCTR_VM/opensbi-$ver.pin"
+	[ -f "$pin" ] || die "no $pin"
+	read -r path sum < <(grep -v '^#' "$pin")
+	d="$RVCTR_CACHE/opensbi/$ver-${sum:0:16}"
+	if [ ! -f "$d/fw_dynamic.bin" ]; then
+		mkdir -p "$d"
+		deb="$d/$(basename "$path")"
+		curl -fsS --retry 3 --retry-all-errors -o "$deb.part" "$GUEST_MIRROR/$path" ||
+			die "cannot download $GUEST_MIRROR/$path (the mirror moved on? see $pin)"
+		echo "$sum  $deb.part" | sha256sum -c --quiet - || die "$path: SHA256 mismatch"
+		rm -rf "$d/x"
+		dpkg-deb -x "$deb.part" "$d/x" || die "cannot unpack $path"
+		cp "$d/x/$fw" "$d/fw_dynamic.bin.tmp" || die "$path has no $fw"
+		mv "$d/fw_dynamic.bin.tmp" "$d/fw_dynamic.bin"
+		rm -rf "$d/x" "$deb.part"
+	fi
+	echo "$d/fw_dynamic.bin"
+}
+
 # Download linux-source-$1 into $2: the pinned pool file, checked by
 # SHA256 (kernel/linux-source-$1.pin), as guest_debs does for the guest's
 # packages; through the private apt configuration (signed index) if the

@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <linux/types.h>
 
 struct kunit {
@@ -56,6 +57,23 @@ struct kunit_suite {
 #define KUNIT_EXPECT_TRUE(t, c)		KUNIT_CHECK_(t, !!(c), ==, 1, 0, )
 #define KUNIT_EXPECT_FALSE(t, c)	KUNIT_CHECK_(t, !!(c), ==, 0, 0, )
 #define KUNIT_ASSERT_LT(t, a, b)	KUNIT_CHECK_(t, a, <, b, 1, )
+#define KUNIT_EXPECT_GE(t, a, b)	KUNIT_CHECK_(t, a, >=, b, 0, )
+#define KUNIT_ASSERT_EQ_MSG(t, a, b, fmt, ...)					\
+	KUNIT_CHECK_(t, a, ==, b, 1, printf("# " fmt "\n", ##__VA_ARGS__))
+#define KUNIT_ASSERT_GE_MSG(t, a, b, fmt, ...)					\
+	KUNIT_CHECK_(t, a, >=, b, 1, printf("# " fmt "\n", ##__VA_ARGS__))
+
+/* Strings compare by content, as KUNIT_BINARY_STR_ASSERTION does. */
+#define KUNIT_EXPECT_STREQ_MSG(test, a, b, fmt, ...) do {			\
+	const char *a_ = (a), *b_ = (b);					\
+	if (strcmp(a_, b_)) {							\
+		printf("# %s: %s:%d: expected %s == %s, got \"%s\" and \"%s\"\n", \
+		       (test)->name, __FILE__, __LINE__, #a, #b, a_, b_);	\
+		printf("# " fmt "\n", ##__VA_ARGS__);				\
+		(test)->failed = 1;						\
+	}									\
+} while (0)
+#define KUNIT_EXPECT_STREQ(t, a, b)	KUNIT_EXPECT_STREQ_MSG(t, a, b, "%s", "")
 
 static inline int kunit_shim_run_(struct kunit_suite *s)
 {
