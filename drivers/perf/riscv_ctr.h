@@ -20,14 +20,19 @@
  *                       failure; riscv_ctr_remove() after
  *                       perf_pmu_unregister(), with riscv_ctr_snapshot()
  *                       no longer installed
- *   sysfs               riscv_ctr_caps_group() and riscv_ctr_depth_group()
- *                       into pmu->attr_groups; the format strings
- *                       RISCV_CTR_FORMAT_* into its format group
+ *   sysfs               riscv_ctr_caps_group() into pmu->attr_groups; the
+ *                       format strings RISCV_CTR_FORMAT_* into its
+ *                       format group
  *   CPU hotplug         riscv_ctr_cpu_starting() on the incoming hart,
  *                       from a STARTING callback; it cannot fail (a hart
- *                       lacking CTR features takes no branch stacks)
+ *                       lacking CTR features takes no branch stacks).
+ *                       cpuhp_state_add_instance() may run it on harts
+ *                       already online, with events on them: they are
+ *                       left alone
  *   pmu->event_init     riscv_ctr_event_init() for every event, as the
- *                       last step that can fail: it may set
+ *                       last step that can fail (it also refuses a group
+ *                       whose members ask for different branch filters,
+ *                       so the caller's group check comes first): it may set
  *                       PERF_ATTACH_TASK_DATA, and a failing event_init
  *                       would then detach the task's perf_ctx_data
  *                       (__free_event()) under other events
@@ -80,7 +85,6 @@ struct task_struct;
 struct riscv_ctr *riscv_ctr_probe(struct pmu *pmu, unsigned int depth);
 void riscv_ctr_remove(struct riscv_ctr *ctr, struct pmu *pmu);
 const struct attribute_group *riscv_ctr_caps_group(struct riscv_ctr *ctr);
-const struct attribute_group *riscv_ctr_depth_group(struct riscv_ctr *ctr);
 void riscv_ctr_cpu_starting(struct riscv_ctr *ctr);
 
 int riscv_ctr_event_init(struct riscv_ctr *ctr, struct perf_event *event);
@@ -111,12 +115,6 @@ static inline void riscv_ctr_remove(struct riscv_ctr *ctr, struct pmu *pmu) { }
 
 static inline const struct attribute_group *
 riscv_ctr_caps_group(struct riscv_ctr *ctr)
-{
-	return NULL;
-}
-
-static inline const struct attribute_group *
-riscv_ctr_depth_group(struct riscv_ctr *ctr)
 {
 	return NULL;
 }
