@@ -112,13 +112,13 @@ unit: setup
 # it samples (all modes, which keeps it clear of the starvation).
 # tools/testing/check-passes fails make check if a test is in no pass.
 SAMPLE_TESTS := ctr_brstack_test ctr_callstack_test ctr_isolation_test \
-	ctr_bpf_test ctr_spurious_test brstack_perf_test tool_record_test \
-	perf_src_test
+	ctr_syswide_test ctr_bpf_test ctr_spurious_test brstack_perf_test \
+	tool_record_test perf_src_test
 ICOUNT_TESTS := pmu_count_test pmu_period_test pmu_exclude_test \
 	pmu_multiplex_test pmu_freq_test pmu_throttle_test pmu_user_access_test \
 	pmu_perf_mmap_test
 MAIN_TESTS := board_test module_test pmu_module_test pmu_hotplug_test \
-	pmu_perf_test ctr_unload_test
+	pmu_perf_test ctr_unload_test ctr_syswide_test
 PROFILE_TESTS := profile_test
 export SAMPLE_TESTS ICOUNT_TESTS MAIN_TESTS PROFILE_TESTS
 
@@ -189,7 +189,9 @@ run-guest-acpi:
 #   nodeleg     no Smcdeleg/Ssccfg: counters and overflows through SBI
 #               calls (-icount, one hart: it counts samples).
 #   smp4        four harts, delegated, without -icount: every hart counts,
-#               perf stat -a goes on across CPU hotplug.
+#               perf stat -a goes on across CPU hotplug; system-wide
+#               branch stacks stay with their tasks across hotplug
+#               (ctr_syswide_test).
 NOSSCOFPMF_RUN = $(VM)/run --kernel $(KERNEL) --smp 1 --cpu-extra sscofpmf=false
 NOCTR_RUN = $(VM)/run --kernel $(KERNEL) --icount --smp 1 \
 	--cpu-extra smcdeleg=true,ssccfg=true,smctr=false,ssctr=false
@@ -212,7 +214,7 @@ run-guest-nodeleg:
 	$(call RUN_PASS,nodeleg,no-delegation board run,$(NODELEG_RUN),selftests/rvctr/icount/run_tests.sh $(PROFILE_TESTS))
 
 run-guest-smp4:
-	$(call RUN_PASS,smp4,four-hart board run,$(MAIN_RUN) --smp 4,selftests/rvctr/run_tests.sh $(PROFILE_TESTS))
+	$(call RUN_PASS,smp4,four-hart board run,$(MAIN_RUN) --smp 4,selftests/rvctr/run_tests.sh $(PROFILE_TESTS) ctr_syswide_test)
 
 # The upstream series: riscv_pmu_sbi hooks and the CTR backend for Debian's
 # linux-source-7.3, as git format-patch output with a cover letter in
@@ -228,7 +230,8 @@ run-guest-smp4:
 # ctr_kunit_test, which turns the report of the series' KUnit suite
 # (riscv_ctr_rec, run at boot) into a TAP line.
 SERIES_TESTS := ctr_brstack_test ctr_callstack_test ctr_isolation_test \
-	ctr_bpf_test ctr_spurious_test brstack_perf_test ctr_kunit_test
+	ctr_syswide_test ctr_bpf_test ctr_spurious_test brstack_perf_test \
+	ctr_kunit_test
 export SERIES_TESTS
 SERIES_RUN = $(VM)/run --kernel series --icount --smp 1
 
