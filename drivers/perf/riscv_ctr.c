@@ -48,7 +48,6 @@ static_assert(!(RISCV_CTR_BRANCH_ALLOWED & RISCV_CTR_BRANCH_EXCLUDED));
 struct riscv_ctr_cpu {
 	u64 sctrctl;		/* of the branch-stack events added here */
 	unsigned int users;	/* branch-stack events added here */
-	unsigned int task_users;	/* ... of which bound to a task */
 	bool ok;		/* the hart has all of riscv_ctr.hw */
 	struct riscv_ctr_tmpl tmpl;	/* of the last sample's filter */
 	struct perf_branch_stack bs;
@@ -257,12 +256,15 @@ int riscv_ctr_event_init(struct riscv_ctr *ctr, struct perf_event *event)
 	/*
 	 * A RAS-emulated call stack belongs to one task: it is saved at the
 	 * task's switch-out and written back at its switch-in, in the save
-	 * area perf allocates for task events (pmu->task_ctx_cache).  A
-	 * CPU-wide event (perf record -a --call-graph lbr) has none, so its
-	 * stack would take one task's returns off another's calls.
+	 * area perf allocates (pmu->task_ctx_cache).  A CPU-wide event
+	 * (perf record -a --call-graph lbr) gets one in every task where the
+	 * core offers that (RISCV_CTR_CPU_WIDE_CALL_STACK, as x86's LBR
+	 * uses it); without, its stack would take one task's returns off
+	 * another's calls.
 	 */
-	if ((sctrctl & CTRCTL_RASEMU) && !ctr_event_is_task(event)) {
-		pr_debug("call-stack mode (PERF_SAMPLE_BRANCH_CALL_STACK) needs a task: not CPU-wide\n");
+	if ((sctrctl & CTRCTL_RASEMU) && !ctr_event_is_task(event) &&
+	    !RISCV_CTR_CPU_WIDE_CALL_STACK) {
+		pr_debug("call-stack mode (PERF_SAMPLE_BRANCH_CALL_STACK) needs a task on this kernel: not CPU-wide\n");
 		return -EOPNOTSUPP;
 	}
 	/*
@@ -297,7 +299,11 @@ int riscv_ctr_event_init(struct riscv_ctr *ctr, struct perf_event *event)
 	}
 	ctr_event_sctrctl(event) = sctrctl;
 
-	/* Call stacks follow their task: perf allocates the save area. */
+	/*
+	 * Call stacks follow their task: perf allocates the save area, in
+	 * the event's task, or in every task for a CPU-wide event
+	 * (PERF_ATTACH_GLOBAL_DATA).
+	 */
 	if (sctrctl & CTRCTL_RASEMU)
 		event->attach_state |= PERF_ATTACH_TASK_DATA;
 	return 0;
@@ -344,8 +350,6 @@ int riscv_ctr_add(struct riscv_ctr *ctr, struct perf_event *event)
 		ctr_thaw();
 	}
 	cc->users++;
-	if (ctr_event_is_task(event))
-		cc->task_users++;
 	perf_sched_cb_inc(event->pmu);
 	return 0;
 }
@@ -363,8 +367,6 @@ void riscv_ctr_del(struct riscv_ctr *ctr, struct perf_event *event)
 		return;
 	cc = this_cpu_ptr(ctr->cpu);
 	perf_sched_cb_dec(event->pmu);
-	if (ctr_event_is_task(event))
-		cc->task_users--;
 	if (!--cc->users) {
 		cc->sctrctl = 0;
 		csr_write(CSR_SCTRCTL, 0);
@@ -573,7 +575,7 @@ void riscv_ctr_sched_task(struct riscv_ctr *ctr, void *task_ctx,
 	if (!ctr)
 		return;
 	cc = this_cpu_ptr(ctr->cpu);
-	call_stack = cc->task_users && (cc->sctrctl & CTRCTL_RASEMU);
+	call_stack = cc->sctrctl & CTRCTL_RASEMU;
 
 	if (!sched_in) {
 		if (tc && call_stack) {

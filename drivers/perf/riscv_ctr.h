@@ -48,7 +48,8 @@
  *                       overflowed
  *   pmu->sched_task     riscv_ctr_sched_task(), with the task's save area
  *                       that the perf core allocated from
- *                       pmu->task_ctx_cache
+ *                       pmu->task_ctx_cache (task->perf_ctx_data from
+ *                       Linux 6.15, also for CPU-wide events)
  *   BPF                 riscv_ctr_snapshot() as the perf_snapshot_branch_stack
  *                       static call (bpf_get_branch_snapshot())
  *
@@ -79,6 +80,18 @@ struct task_struct;
 #define RISCV_CTR_CONFIG2_BPFRZ_BIT	1
 #define RISCV_CTR_FORMAT_NTBR	"config2:" __stringify(RISCV_CTR_CONFIG2_NTBR_BIT)
 #define RISCV_CTR_FORMAT_BPFRZ	"config2:" __stringify(RISCV_CTR_CONFIG2_BPFRZ_BIT)
+
+/*
+ * From Linux 6.15 the perf core gives an event that asks for task data
+ * (PERF_ATTACH_TASK_DATA) and is bound to no task a save area in every
+ * task (PERF_ATTACH_GLOBAL_DATA, task->perf_ctx_data), so a CPU-wide
+ * call-stack event can follow each task.  Before, it is refused.
+ */
+#ifdef PERF_ATTACH_GLOBAL_DATA
+#define RISCV_CTR_CPU_WIDE_CALL_STACK	true
+#else
+#define RISCV_CTR_CPU_WIDE_CALL_STACK	false
+#endif
 
 #if IS_ENABLED(CONFIG_RISCV_PMU_CTR)
 
