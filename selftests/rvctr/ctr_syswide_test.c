@@ -28,7 +28,14 @@
 #include "ctr_test_lib.h"
 
 #define PERIOD		20011
+/*
+ * Rounds of the children: few under -icount, where every overflow gives
+ * a sample; many more for the hotplug test, which runs without -icount
+ * (QEMU then delivers a few overflows in a hundred) and must last for a
+ * number of hart offline/online cycles.
+ */
 #define ROUNDS		30
+#define ROUNDS_HOTPLUG	3000
 #define ITERS		50	/* loop iterations per round: ~48000 instructions */
 #define MAX_CPUS	8
 #define MAX_MAPS	64
@@ -108,11 +115,11 @@ static void pin(int cpu)
 }
 
 /*
- * A child: copy the loop to copy_at[@which], run it ROUNDS times with a
+ * A child: copy the loop to copy_at[@which], run it @rounds times with a
  * yield after each, say so on @done, and wait on @hold (so that its maps
  * can be read) until the parent closes it.
  */
-static void child(int which, int done, int hold)
+static void child(int which, int rounds, int done, int hold)
 {
 	size_t len = blob_end - blob_start;
 	void (*fn)(long);
@@ -130,7 +137,7 @@ static void child(int which, int done, int hold)
 		_exit(3);
 	__builtin___clear_cache(p, (char *)p + len);
 	fn = (void (*)(long))p;
-	for (r = 0; r < ROUNDS; r++) {
+	for (r = 0; r < rounds; r++) {
 		fn(ITERS);
 		sched_yield();
 	}
@@ -257,7 +264,8 @@ static void run_two(struct __test_metadata *_metadata, const int *cpus, int n,
 		if (!pid[i]) {
 			close(done[0]);
 			close(hold[1]);
-			child(i, done[1], hold[0]);
+			child(i, hotplug ? ROUNDS_HOTPLUG : ROUNDS, done[1],
+			      hold[0]);
 		}
 	}
 	close(done[1]);
