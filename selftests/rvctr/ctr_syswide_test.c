@@ -44,27 +44,21 @@
 static const uintptr_t copy_at[2] = { 0x2000000000UL, 0x2800000000UL };
 
 /*
- * blob(n): n iterations of 960 nops and a backward branch.  Only
- * PC-relative branches: it runs wherever it is copied.
+ * blob(n): n iterations of 960 nops and a backward branch, alone in its
+ * section.  Only PC-relative branches: it runs wherever it is copied.
  */
-extern const char blob_start[], blob_end[];
-asm(".pushsection .text.rvctr_blob, \"ax\"\n"
-    ".balign 4\n"
-    ".globl blob_start\n"
-    "blob_start:\n"
-    ".option push\n"
-    ".option norvc\n"
-    "1:\n"
-    ".rept 960\n"
-    "nop\n"
-    ".endr\n"
-    "addi a0, a0, -1\n"
-    "bnez a0, 1b\n"
-    "ret\n"
-    ".option pop\n"
-    ".globl blob_end\n"
-    "blob_end:\n"
-    ".popsection\n");
+CT_SECTION_BOUNDS(rvctr_blob);
+
+noinline __section("rvctr_blob") void blob(long n)
+{
+	asm volatile("1:\n"
+		     ".rept 960\n"
+		     "nop\n"
+		     ".endr\n"
+		     "addi %0, %0, -1\n"
+		     "bnez %0, 1b\n"
+		     : "+r" (n) : : "memory");
+}
 
 struct maps {
 	pid_t pid;
@@ -121,8 +115,8 @@ static void pin(int cpu)
  */
 static void child(int which, int rounds, int done, int hold)
 {
-	size_t len = blob_end - blob_start;
-	void (*fn)(long);
+	size_t len = __stop_rvctr_blob - __start_rvctr_blob;
+	void (*fn)(long n);
 	char c = 'd';
 	void *p;
 	int r;
@@ -132,7 +126,7 @@ static void child(int which, int rounds, int done, int hold)
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 	if (p != (void *)copy_at[which])
 		_exit(2);
-	memcpy(p, blob_start, len);
+	memcpy(p, __start_rvctr_blob, len);
 	if (mprotect(p, 4096, PROT_READ | PROT_EXEC))
 		_exit(3);
 	__builtin___clear_cache(p, (char *)p + len);
@@ -206,7 +200,7 @@ static int set_online(int cpu, int on)
 
 struct toggler {
 	int cpus[MAX_CPUS], n;
-	volatile int stop;
+	int stop;	/* READ_ONCE(), WRITE_ONCE() */
 	int toggles, failed;
 };
 
@@ -216,8 +210,8 @@ static void *toggle(void *arg)
 	struct toggler *t = arg;
 	int i;
 
-	while (!t->stop)
-		for (i = 0; i < t->n && !t->stop; i++) {
+	while (!READ_ONCE(t->stop))
+		for (i = 0; i < t->n && !READ_ONCE(t->stop); i++) {
 			if (t->cpus[i] == 0)
 				continue;
 			if (set_online(t->cpus[i], 0) ||
@@ -279,7 +273,7 @@ static void run_two(struct __test_metadata *_metadata, const int *cpus, int n,
 	for (c = 0; c < n; c++)
 		ioctl(ev[c].fd, PERF_EVENT_IOC_DISABLE, 0);
 	if (hotplug) {
-		t.stop = 1;
+		WRITE_ONCE(t.stop, 1);
 		pthread_join(th, NULL);
 		TH_LOG("%d harts offline and online again, %d failed",
 		       t.toggles, t.failed);
@@ -317,7 +311,7 @@ static void run_two(struct __test_metadata *_metadata, const int *cpus, int n,
 				    (!e->to || in_maps(mine, e->to)))
 					continue;
 				if (!bad++)
-					TH_LOG("cpu%d sample %d of pid %d, entry %d: %#llx -> %#llx is not in its maps",
+					TH_LOG("cpu%d #%d pid %d [%d]: %#llx -> %#llx foreign",
 					       cpus[c], i, s->pid, k,
 					       (unsigned long long)e->from,
 					       (unsigned long long)e->to);
@@ -327,8 +321,9 @@ static void run_two(struct __test_metadata *_metadata, const int *cpus, int n,
 		       ev[c].lost);
 		ct_close(&ev[c]);
 	}
-	TH_LOG("samples: %d and %d of the children, %d of other tasks; %d records checked, %d foreign",
-	       per_child[0], per_child[1], other, checked, bad);
+	TH_LOG("samples of the children: %d and %d, of others: %d",
+	       per_child[0], per_child[1], other);
+	TH_LOG("%d records checked, %d foreign", checked, bad);
 	EXPECT_EQ(0, bad);
 	/* Without -icount QEMU may deliver few overflows: only then a count. */
 	if (getenv("RVCTR_ICOUNT")) {
@@ -433,8 +428,10 @@ TEST(independent_filters_multiplex)
 	for (i = 0; i < conds.nsamples; i++)
 		for (k = 0; k < (int)conds.s[i].nr; k++)
 			wrong_conds += conds.s[i].br[k].type != PERF_BR_COND;
-	TH_LOG("any_call: %d samples, %d entries of another type; cond: %d samples, %d of another type",
-	       calls.nsamples, wrong_calls, conds.nsamples, wrong_conds);
+	TH_LOG("any_call: %d samples, %d entries of another type",
+	       calls.nsamples, wrong_calls);
+	TH_LOG("cond: %d samples, %d entries of another type",
+	       conds.nsamples, wrong_conds);
 	EXPECT_EQ(0, wrong_calls);
 	EXPECT_EQ(0, wrong_conds);
 	if (getenv("RVCTR_ICOUNT")) {
