@@ -925,7 +925,7 @@ struct riscv_ctr *riscv_ctr_probe(struct pmu *pmu, unsigned int depth)
 		.depths = GENMASK(SCTRDEPTH_MAX, SCTRDEPTH_MIN),
 		.misp = true,
 	};
-	ctr->has_h = riscv_isa_extension_available(NULL, h);
+	ctr->has_h = riscv_isa_extension_available(NULL, H);
 	cpus_read_lock();
 	ret = ctr_on_each_hart(ctr_probe_hart_ipi, ctr);
 	cpus_read_unlock();
