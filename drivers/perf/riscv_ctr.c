@@ -810,8 +810,9 @@ static void ctr_warn_lacks(int cpu, const struct riscv_ctr_hw *lack)
  * Call on the hart itself (a CPU hotplug callback run on that CPU); it
  * takes interrupts off itself, so any context that cannot migrate will
  * do.  It probes the hart's depths, sctrctl fields and MISP as
- * riscv_ctr_probe() did, and compares.  Every depth and field the PMU
- * offers must be there: the filters of open events rely on the fields.
+ * riscv_ctr_probe() did, and compares.  The depth every hart has and
+ * every field the PMU offers must be there: the filters of open events
+ * rely on the fields.
  * A hart that has them all is programmed (depth, vsctrctl) and left with
  * sctrctl 0 and the buffer clear.  A hart that lacks any is marked so:
  * riscv_ctr_add() refuses branch-stack events on it, and a warning names
@@ -827,7 +828,7 @@ static void ctr_warn_lacks(int cpu, const struct riscv_ctr_hw *lack)
  */
 void riscv_ctr_cpu_starting(struct riscv_ctr *ctr)
 {
-	struct riscv_ctr_hw hart, lack;
+	struct riscv_ctr_hw hart, lack, need;
 	struct riscv_ctr_cpu *cc;
 	unsigned long flags;
 	bool lacks;
@@ -835,6 +836,7 @@ void riscv_ctr_cpu_starting(struct riscv_ctr *ctr)
 
 	if (!ctr)
 		return;
+	need = ctr->hw;
 	local_irq_save(flags);
 	cpu = smp_processor_id();
 	cc = this_cpu_ptr(ctr->cpu);
@@ -843,7 +845,8 @@ void riscv_ctr_cpu_starting(struct riscv_ctr *ctr)
 		return;
 	}
 	ctr_probe_hart(&hart);
-	lacks = riscv_ctr_hw_lacks(&hart, &ctr->hw, &lack);
+	need.depths = BIT(ctr->sctrdepth);
+	lacks = riscv_ctr_hw_lacks(&hart, &need, &lack);
 	if (!lacks)
 		ctr_setup_hart(ctr);
 	cc->ok = !lacks;
