@@ -115,14 +115,15 @@ unit: setup
 # it samples (all modes, which keeps it clear of the starvation).
 # tools/testing/check-passes fails make check if a test is in no pass.
 SAMPLE_TESTS := ctr_brstack_test ctr_callstack_test ctr_isolation_test \
-	ctr_bpf_test ctr_spurious_test brstack_perf_test tool_record_test \
-	perf_src_test ctr_isolation_raw_test ctr_bpf_rmmod_test
+	ctr_syswide_test ctr_bpf_test ctr_spurious_test brstack_perf_test \
+	tool_record_test perf_src_test ctr_isolation_raw_test ctr_bpf_rmmod_test
 ICOUNT_TESTS := pmu_count_test pmu_period_test pmu_exclude_test \
 	pmu_multiplex_test pmu_freq_test pmu_throttle_test pmu_user_access_test \
 	pmu_user_isolation_test \
 	pmu_perf_mmap_test
 MAIN_TESTS := board_test module_test pmu_module_test pmu_hotplug_test \
-	pmu_perf_test ctr_unload_test ctr_hotplug_test ctr_migration_test
+	pmu_perf_test ctr_unload_test ctr_hotplug_test ctr_migration_test \
+	ctr_syswide_test
 PROFILE_TESTS := profile_test
 export SAMPLE_TESTS ICOUNT_TESTS MAIN_TESTS PROFILE_TESTS
 
@@ -193,7 +194,9 @@ run-guest-acpi:
 #   nodeleg     no Smcdeleg/Ssccfg: counters and overflows through SBI
 #               calls (-icount, one hart: it counts samples).
 #   smp4        four harts, delegated, without -icount: every hart counts,
-#               perf stat -a goes on across CPU hotplug.
+#               perf stat -a goes on across CPU hotplug; system-wide
+#               branch stacks stay with their tasks across hotplug
+#               (ctr_syswide_test).
 #   smstateen   Smstateen on, with the host's OpenSBI (1.5.1), which does
 #               not set mstateen0.CTR: the first S-mode CTR access traps,
 #               the probe must say so and refuse branch stacks, the
@@ -226,7 +229,7 @@ run-guest-nodeleg:
 	$(call RUN_PASS,nodeleg,no-delegation board run,$(NODELEG_RUN),selftests/rvctr/icount/run_tests.sh $(PROFILE_TESTS))
 
 run-guest-smp4:
-	$(call RUN_PASS,smp4,four-hart board run,$(MAIN_RUN) --smp 4,selftests/rvctr/run_tests.sh $(PROFILE_TESTS))
+	$(call RUN_PASS,smp4,four-hart board run,$(MAIN_RUN) --smp 4,selftests/rvctr/run_tests.sh $(PROFILE_TESTS) ctr_syswide_test)
 
 run-guest-smstateen:
 	$(call RUN_PASS,smstateen,Smstateen board run (OpenSBI 1.5.1),$(SMSTATEEN_RUN),selftests/rvctr/icount/run_tests.sh $(PROFILE_TESTS))
@@ -265,16 +268,16 @@ run-guest-smstateen-ctr:
 # counter in use, a group member perf throttled too, whose unthrottling
 # start then meets a running counter (the sibling kept 812000 of 1e8).
 SERIES_TESTS := ctr_brstack_test ctr_callstack_test ctr_isolation_test \
-	ctr_bpf_test ctr_spurious_test brstack_perf_test ctr_kunit_test \
-	pmu_count_test pmu_exclude_test pmu_multiplex_test pmu_freq_test \
-	pmu_user_access_test pmu_perf_mmap_test
+	ctr_syswide_test ctr_bpf_test ctr_spurious_test brstack_perf_test \
+	ctr_kunit_test pmu_count_test pmu_exclude_test pmu_multiplex_test \
+	pmu_freq_test pmu_user_access_test pmu_perf_mmap_test
 export SERIES_TESTS
 SERIES_RUN = $(VM)/run --kernel series --icount --smp 1
 # The series kernel on four harts without -icount (QEMU's -icount can
 # starve a second hart): branch stacks on every hart, across CPU
 # hotplug with recordings open, and call stacks of a task moved from
 # hart to hart (run-guest-series-smp4).
-SERIES_SMP_TESTS := ctr_hotplug_test ctr_migration_test
+SERIES_SMP_TESTS := ctr_hotplug_test ctr_migration_test ctr_syswide_test
 SERIES_SMP_RUN = $(VM)/run --kernel series --smp 4
 
 series: setup

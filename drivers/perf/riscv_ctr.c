@@ -5,11 +5,13 @@
  *
  * One sctrctl value per CPU: the branch filter of an event is translated
  * once at event_init (riscv_ctr_rec.c) and kept in the event; add installs
- * it, pmu_enable writes it.  CTR freezes on the counter overflow interrupt
- * (LCOFIFRZ); the overflow handler copies the frozen buffer, newest first,
- * into the sample and unfreezes it.  At context switch the buffer is
- * cleared for task events, or saved and restored per task in call-stack
- * (RAS emulation) mode.
+ * it, pmu_enable writes it.  The depth is programmed once per hart, at
+ * probe and when the hart comes up.  CTR freezes on the counter overflow
+ * interrupt (LCOFIFRZ); the overflow handler copies the frozen buffer,
+ * newest first, into the sample and unfreezes it.  At every switch-in the
+ * buffer is cleared, for CPU-wide and task events alike; in call-stack
+ * (RAS emulation) mode a task's stack is saved at its switch-out and
+ * written back at its switch-in.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -40,26 +42,16 @@ static_assert(!(RISCV_CTR_BRANCH_ALLOWED & RISCV_CTR_BRANCH_EXCLUDED));
 #define CTR_CONFIG3_NTBR	BIT_ULL(RISCV_CTR_CONFIG3_NTBR_BIT)
 #define CTR_CONFIG3_BPFRZ	BIT_ULL(RISCV_CTR_CONFIG3_BPFRZ_BIT)
 
-/* CTR of one CPU. */
+/*
+ * CTR of one CPU.  @bs is last: riscv_ctr_probe() allocates room for
+ * riscv_ctr.depth entries behind it.
+ */
 struct riscv_ctr_cpu {
 	u64 sctrctl;		/* of the branch-stack events added here */
-	unsigned int sctrdepth;	/* their sctrdepth.DEPTH */
 	unsigned int users;	/* branch-stack events added here */
-	unsigned int task_users;	/* ... of which bound to a task */
 	bool ok;		/* the hart has all of riscv_ctr.hw */
 	struct riscv_ctr_tmpl tmpl;	/* of the last sample's filter */
-	/*
-	 * The sample's branch stack, last: perf_branch_stack ends in a
-	 * flexible array, so the entries overlap it in a union, as
-	 * TRAILING_OVERLAP() of newer kernels (not in 6.12) lays it out.
-	 */
-	union {
-		struct perf_branch_stack bs;
-		struct {
-			u8 bs_head[offsetof(struct perf_branch_stack, entries)];
-			struct perf_branch_entry entries[RISCV_CTR_DEPTH_MAX];
-		};
-	};
+	struct perf_branch_stack bs;
 };
 
 /*
@@ -69,15 +61,15 @@ struct riscv_ctr_cpu {
  */
 struct riscv_ctr {
 	struct riscv_ctr_hw hw;
-	unsigned int depth;	/* entries new events use (sysfs ctr_depth) */
+	unsigned int depth;	/* entries of every hart's buffer */
+	unsigned int sctrdepth;	/* its sctrdepth.DEPTH */
+	bool has_h;		/* vsctrctl exists (the H extension) */
+	int denied_cpu;		/* at probe, the first hart whose CTR traps */
 	struct riscv_ctr_cpu __percpu *cpu;
 	struct kmem_cache *task_ctx_cache;
 	struct attribute_group caps_group;
-	struct attribute_group depth_group;
 	struct dev_ext_attribute branches_attr;
-	struct dev_ext_attribute depth_attr;
 	struct attribute *caps_attrs[2];
-	struct attribute *depth_attrs[2];
 };
 
 /*
@@ -92,12 +84,11 @@ struct riscv_ctr_task_ctx {
 	unsigned long switches;
 	bool valid;
 	unsigned int nr;
-	struct riscv_ctr_raw e[RISCV_CTR_DEPTH_MAX];
+	struct riscv_ctr_raw e[];	/* riscv_ctr.depth of them */
 };
 
 /* Kept in the event from event_init on. */
 #define ctr_event_sctrctl(event)	((event)->hw.branch_reg.config)
-#define ctr_event_sctrdepth(event)	((event)->hw.branch_reg.idx)
 
 static bool ctr_event_is_task(struct perf_event *event)
 {
@@ -141,6 +132,23 @@ static void ctr_write_entry(unsigned int i, const struct riscv_ctr_raw *e)
  * to stop recording (CTR v1.0 "Freeze"); csrrs makes read and set one
  * access, so a hardware freeze in between cannot be lost.
  */
+/*
+ * Set up a hart without events, once: at probe, when it comes up, after
+ * a non-retentive idle state.  sctrdepth is written only here, so the
+ * buffer keeps one size for as long as the PMU is there; a guest may
+ * not change it (a VS-mode sctrdepth access traps, CTR v1.0).  vsctrctl
+ * is zeroed so that nothing is recorded in VS or VU mode: KVM leaves
+ * hstateen0.CTR clear, so a guest cannot reach CTR until it supports
+ * it, and no guest mode may record into the host's buffer meanwhile.
+ */
+static void ctr_setup_hart(const struct riscv_ctr *ctr)
+{
+	csr_write(CSR_SCTRDEPTH, ctr->sctrdepth);
+	if (ctr->has_h)
+		csr_write(CSR_VSCTRCTL, 0);
+	ctr_clear();
+}
+
 static bool ctr_freeze(void)
 {
 	return csr_read_set(CSR_SCTRSTATUS, SCTRSTATUS_FROZEN) &
@@ -181,6 +189,30 @@ static unsigned int ctr_copy(struct perf_branch_entry *__restrict out,
 
 /* ---- event_init ---- */
 
+/*
+ * A group is scheduled all at once, and a CPU has one sctrctl: a group
+ * whose branch-stack members ask for different filters could never run
+ * (pinned, it would go to the error state).  Refuse it at open, as x86
+ * refuses a group whose LBR filters conflict (its group validation
+ * schedules the group on a fake CPU, where LBR_SELECT is a shared
+ * register).  Independent events with different filters are not
+ * refused: riscv_ctr_add() turns the later ones away, and perf rotates
+ * them in.
+ */
+static bool ctr_group_conflicts(struct perf_event *event, u64 sctrctl)
+{
+	struct perf_event *leader = event->group_leader, *sibling;
+
+	if (leader != event && leader->pmu == event->pmu &&
+	    has_branch_stack(leader) && ctr_event_sctrctl(leader) != sctrctl)
+		return true;
+	for_each_sibling_event(sibling, leader)
+		if (sibling->pmu == event->pmu && has_branch_stack(sibling) &&
+		    ctr_event_sctrctl(sibling) != sctrctl)
+			return true;
+	return false;
+}
+
 /**
  * riscv_ctr_event_init - validate an event's branch stack request
  * @ctr: the CTR of the PMU, NULL without CTR
@@ -192,10 +224,12 @@ static unsigned int ctr_copy(struct perf_branch_entry *__restrict out,
  * can fail: when pmu->event_init fails, __free_event() detaches the
  * task's perf_ctx_data, which another event may still be using.
  *
- * Return: 0; -EINVAL for a reserved config3 bit, config3 options without
- * a branch stack (riscv_ctr_config_check()) or a filter of no privilege
- * mode; -EOPNOTSUPP for a branch stack CTR cannot give (no CTR, a filter
- * or a field the harts do not have, a CPU-wide call stack).
+ * Return: 0; -EINVAL for a reserved config3 bit or config3 options
+ * without a branch stack (riscv_ctr_config_check()), a filter of no
+ * privilege mode, ctr_bpfrz on a counting event, or a group whose members
+ * ask for different branch filters; -EOPNOTSUPP for a branch stack CTR
+ * cannot give (no CTR, a filter or a field the harts do not have, a
+ * CPU-wide call stack where the core has no per-task data for it).
  */
 int riscv_ctr_event_init(struct riscv_ctr *ctr, struct perf_event *event)
 {
@@ -227,19 +261,35 @@ int riscv_ctr_event_init(struct riscv_ctr *ctr, struct perf_event *event)
 	/*
 	 * A RAS-emulated call stack belongs to one task: it is saved at the
 	 * task's switch-out and written back at its switch-in, in the save
-	 * area perf allocates for task events (pmu->task_ctx_cache).  A
-	 * CPU-wide event (perf record -a --call-graph lbr) has none, so its
-	 * stack would take one task's returns off another's calls.
+	 * area perf allocates (pmu->task_ctx_cache).  A CPU-wide event
+	 * (perf record -a --call-graph lbr) gets one in every task where the
+	 * core offers that (RISCV_CTR_CPU_WIDE_CALL_STACK, as x86's LBR
+	 * uses it); without, its stack would take one task's returns off
+	 * another's calls.
 	 */
-	if ((sctrctl & CTRCTL_RASEMU) && !ctr_event_is_task(event)) {
-		pr_debug("call-stack mode (PERF_SAMPLE_BRANCH_CALL_STACK) needs a task: not CPU-wide\n");
+	if ((sctrctl & CTRCTL_RASEMU) && !ctr_event_is_task(event) &&
+	    !RISCV_CTR_CPU_WIDE_CALL_STACK) {
+		pr_debug("call-stack mode (PERF_SAMPLE_BRANCH_CALL_STACK) needs a task on this kernel: not CPU-wide\n");
 		return -EOPNOTSUPP;
 	}
 	/*
-	 * Fields the harts do not implement read as 0 and do nothing (CTR
-	 * v1.0 makes all but the mode bits optional): without an inhibit
-	 * bit the filter would record that type too, without RASEMU call
-	 * stacks would be every transfer.  Refuse instead.
+	 * A breakpoint's freeze (BPFRZ) lasts until the next sample thaws
+	 * CTR (riscv_ctr_unfreeze()).  A counting event takes no sample, so
+	 * its freeze would last for good, and every later sample and
+	 * bpf_get_branch_snapshot() on the hart would show the same stale
+	 * records.
+	 */
+	if ((sctrctl & CTRCTL_BPFRZ) && !is_sampling_event(event)) {
+		pr_debug("ctr_bpfrz needs a sampling event: only a sample ends its freeze\n");
+		return -EINVAL;
+	}
+	/*
+	 * Fields the harts do not implement read as 0 and do nothing (most
+	 * sctrctl fields are optional, CTR v1.0 "Supervisor Control
+	 * Transfer Records Control Register"): without an inhibit bit the
+	 * filter would record that type too, without RASEMU call stacks
+	 * would be every transfer.  Each field is probed on every hart,
+	 * the required ones too, and refused if one lacks it.
 	 */
 	missing = riscv_ctr_sctrctl_missing(sctrctl, &ctr->hw);
 	if (missing) {
@@ -247,10 +297,18 @@ int riscv_ctr_event_init(struct riscv_ctr *ctr, struct perf_event *event)
 			 bst, cfg3, riscv_ctr_field_name(missing));
 		return -EOPNOTSUPP;
 	}
+	if (ctr_group_conflicts(event, sctrctl)) {
+		pr_debug("branch_sample_type %#llx (config3 %#llx) differs from another member's: one branch filter per group\n",
+			 bst, cfg3);
+		return -EINVAL;
+	}
 	ctr_event_sctrctl(event) = sctrctl;
-	ctr_event_sctrdepth(event) = riscv_ctr_depth_encode(READ_ONCE(ctr->depth));
 
-	/* Call stacks follow their task: perf allocates the save area. */
+	/*
+	 * Call stacks follow their task: perf allocates the save area, in
+	 * the event's task, or in every task for a CPU-wide event
+	 * (PERF_ATTACH_GLOBAL_DATA).
+	 */
 	if (sctrctl & CTRCTL_RASEMU)
 		event->attach_state |= PERF_ATTACH_TASK_DATA;
 	return 0;
@@ -264,7 +322,7 @@ int riscv_ctr_event_init(struct riscv_ctr *ctr, struct perf_event *event)
  * @event: any event being added (pmu->add, the PMU disabled)
  *
  * All branch-stack events on a CPU share sctrctl: one with another filter
- * or depth waits until the first ones are gone (perf rotates it in).
+ * waits until the first ones are gone (perf rotates it in).
  * Users are counted here and in riscv_ctr_del(), which perf calls in
  * pairs, never in start/stop, which it also calls for throttling and
  * period changes.
@@ -281,32 +339,22 @@ int riscv_ctr_add(struct riscv_ctr *ctr, struct perf_event *event)
 	/* A hart without every CTR feature: riscv_ctr_cpu_starting(). */
 	if (!cc->ok)
 		return -EAGAIN;
-	if (cc->users && (cc->sctrctl != ctr_event_sctrctl(event) ||
-			  cc->sctrdepth != ctr_event_sctrdepth(event)))
+	if (cc->users && cc->sctrctl != ctr_event_sctrctl(event))
 		return -EBUSY;
 	if (!cc->users) {
 		cc->sctrctl = ctr_event_sctrctl(event);
-		cc->sctrdepth = ctr_event_sctrdepth(event);
 		/*
-		 * The PMU is disabled, so sctrctl is 0: the depth may
-		 * change, and the buffer of whoever used CTR last is
-		 * cleared before anything is recorded for this event.
+		 * The PMU is disabled, so sctrctl is 0: the buffer of
+		 * whoever used CTR last is cleared before anything is
+		 * recorded for this event.  An event joining others needs
+		 * no clear: the buffer was cleared at the current task's
+		 * switch-in (riscv_ctr_sched_task()), and holds only what
+		 * this task did since, under this same filter.
 		 */
-		csr_write(CSR_SCTRDEPTH, cc->sctrdepth);
 		ctr_clear();
 		ctr_thaw();
-	} else if (ctr_event_is_task(event) && !cc->task_users) {
-		/*
-		 * The first task event joins CPU-wide ones.  They keep the
-		 * buffer across context switches, so it still holds what
-		 * the tasks before this one did; from here on the switches
-		 * clear it (riscv_ctr_sched_task()).
-		 */
-		ctr_clear();
 	}
 	cc->users++;
-	if (ctr_event_is_task(event))
-		cc->task_users++;
 	perf_sched_cb_inc(event->pmu);
 	return 0;
 }
@@ -324,8 +372,6 @@ void riscv_ctr_del(struct riscv_ctr *ctr, struct perf_event *event)
 		return;
 	cc = this_cpu_ptr(ctr->cpu);
 	perf_sched_cb_dec(event->pmu);
-	if (ctr_event_is_task(event))
-		cc->task_users--;
 	if (!--cc->users) {
 		cc->sctrctl = 0;
 		csr_write(CSR_SCTRCTL, 0);
@@ -363,21 +409,17 @@ void riscv_ctr_disable(struct riscv_ctr *ctr)
  * riscv_ctr_pm_exit - CTR after a non-retentive idle state
  * @ctr: the CTR of the PMU, NULL without CTR
  *
- * sctrdepth and the buffer are lost.  The buffer starts empty, as after a
- * task switch; riscv_ctr_enable() writes sctrctl back.
+ * sctrdepth, vsctrctl and the buffer are lost: they are set up again
+ * whether or not events are on the hart, since the depth is programmed
+ * only here, at probe and when the hart comes up.  The buffer starts
+ * empty, as after a task switch; riscv_ctr_enable() writes sctrctl back.
  */
 void riscv_ctr_pm_exit(struct riscv_ctr *ctr)
 {
-	struct riscv_ctr_cpu *cc;
-
 	if (!ctr)
 		return;
-	cc = this_cpu_ptr(ctr->cpu);
-	if (!cc->users)
-		return;
 	csr_write(CSR_SCTRCTL, 0);
-	csr_write(CSR_SCTRDEPTH, cc->sctrdepth);
-	ctr_clear();
+	ctr_setup_hart(ctr);
 	ctr_thaw();
 }
 
@@ -395,6 +437,13 @@ void riscv_ctr_pm_exit(struct riscv_ctr *ctr)
  * "Freeze": only an LCOFI trap freezes).  The record template of the
  * CPU is rebuilt only when the options of the filter that change a
  * record do.
+ *
+ * An event keeps at most attr.sample_max_stack entries, which the perf
+ * core sets to kernel.perf_event_max_stack (127) unless the event asks
+ * for another: from Linux 6.15 perf_sample_save_brstack() cuts the
+ * stack to it, so more are not copied; before, the core keeps whatever
+ * it is given, and the same limit is applied here, so an event gets the
+ * same stack on every kernel.
  *
  * siselect is put back as it was found.  Sscsrind has one siselect per
  * privilege level, shared by every user of the indirect CSR window
@@ -414,20 +463,21 @@ void riscv_ctr_sample(struct riscv_ctr *ctr, struct perf_event *event,
 	u64 bst = event->attr.branch_sample_type, wrptr;
 	unsigned long siselect;
 	struct riscv_ctr_cpu *cc;
-	unsigned int depth;
+	unsigned int depth, keep;
 
 	if (!ctr)
 		return;
 	cc = this_cpu_ptr(ctr->cpu);
 	if (!cc->users)
 		return;
-	depth = riscv_ctr_depth_entries(cc->sctrdepth);
+	depth = ctr->depth;
+	keep = min_t(unsigned int, depth, event->attr.sample_max_stack);
 	ctr_freeze();
 	if (unlikely(cc->tmpl.key != riscv_ctr_tmpl_key(ctr->hw.misp, bst)))
 		riscv_ctr_tmpl_init(&cc->tmpl, ctr->hw.misp, bst);
 	wrptr = csr_read(CSR_SCTRSTATUS) & SCTRSTATUS_WRPTR_MASK;
 	siselect = csr_read(CSR_SISELECT);
-	cc->bs.nr = ctr_copy(cc->entries, depth, depth, &cc->tmpl);
+	cc->bs.nr = ctr_copy(cc->bs.entries, keep, depth, &cc->tmpl);
 	csr_write(CSR_SISELECT, siselect);
 	/* Physical index of the newest entry: WRPTR is the next to write. */
 	cc->bs.hw_idx = (wrptr + depth - 1) & (depth - 1);
@@ -510,10 +560,19 @@ static unsigned long ctr_task_switches(const struct task_struct *task)
  * @sched_in: switched in
  *
  * The PMU is disabled (sctrctl is 0), so nothing is recorded while the
- * buffer is saved, cleared or restored.  Task events must not see what
- * another task did: the buffer is cleared at both switches, or, for call
- * stacks, saved at switch-out and restored at switch-in.  Per-CPU events
- * alone keep the buffer across switches.
+ * buffer is saved, cleared or restored.  The perf core calls this for
+ * CPU-wide events too: perf_sched_cb_inc() in riscv_ctr_add() puts the
+ * PMU on the CPU's sched_cb_list, and perf_pmu_sched_task() calls it at
+ * every switch for which the task has no context of this PMU (and
+ * perf_ctx_sched_task_cb() when it has one).
+ *
+ * Records are untagged virtual addresses, which perf resolves against
+ * the pid of the sample that carries them: a record of the task before
+ * in a sample of this one is a wrong profile, and a
+ * bpf_get_branch_snapshot() in this task must not return it either.  So
+ * the buffer is cleared at every switch-in, for CPU-wide and task events
+ * alike, as x86's LBR and arm64's BRBE do.  A call stack is saved at
+ * switch-out and written back after the clear.
  *
  * A call stack is restored only if it was saved at the task's last
  * switch-out, i.e. its call-stack event was recording up to then.  If the
@@ -521,38 +580,52 @@ static unsigned long ctr_task_switches(const struct task_struct *task)
  * another filter, the task ran on without it being recorded, and an older
  * stack written back would be a stack the task has left: the event starts
  * empty instead, as when it is first scheduled in.
+ *
+ * A breakpoint's freeze (ctr_bpfrz) does not outlive its task's slice:
+ * its records are gone with the clear, and a freeze left on would keep
+ * the next task's samples empty.
  */
 void riscv_ctr_sched_task(struct riscv_ctr *ctr, void *task_ctx,
 			  struct task_struct *task, bool sched_in)
 {
-	struct riscv_ctr_task_ctx *tc = task_ctx;
+	struct riscv_ctr_task_ctx *tc = task ? task_ctx : NULL;
 	struct riscv_ctr_cpu *cc;
-	unsigned int depth;
 	bool call_stack;
 
 	if (!ctr)
 		return;
 	cc = this_cpu_ptr(ctr->cpu);
-	depth = riscv_ctr_depth_entries(cc->sctrdepth);
-	call_stack = cc->task_users && (cc->sctrctl & CTRCTL_RASEMU);
-	if (!task)
-		tc = NULL;
+	call_stack = cc->sctrctl & CTRCTL_RASEMU;
 
-	if (tc && !sched_in && call_stack) {
-		ctr_save(tc, depth);
-		tc->switches = ctr_task_switches(task);
+	if (!sched_in) {
+		if (tc && call_stack) {
+			ctr_save(tc, ctr->depth);
+			tc->switches = ctr_task_switches(task);
+		}
+		/* Saved at this switch-out. */
+		if (tc)
+			tc->valid = call_stack;
+		return;
 	}
-	if (cc->task_users)
-		ctr_clear();
-	if (tc && sched_in && call_stack && tc->valid &&
+	ctr_clear();
+	ctr_thaw();
+	if (tc && call_stack && tc->valid &&
 	    tc->switches == ctr_task_switches(task))
-		ctr_restore(tc, depth);
-	/* Saved at this switch-out, or used up at this switch-in. */
+		ctr_restore(tc, ctr->depth);
+	/* Used up at this switch-in. */
 	if (tc)
-		tc->valid = !sched_in && call_stack;
+		tc->valid = false;
 }
 
 /* ---- bpf_get_branch_snapshot() ---- */
+
+/*
+ * The snapshot's record template, the same on every CPU (no MISP, kernel
+ * addresses shown); per CPU so that it is built once per CPU, on first
+ * use, with interrupts off and without a lock.  The static call gives
+ * the snapshot no pointer to the backend.
+ */
+static DEFINE_PER_CPU(struct riscv_ctr_tmpl, ctr_snap_tmpl);
 
 /**
  * riscv_ctr_snapshot - the perf_snapshot_branch_stack static call
@@ -563,25 +636,29 @@ void riscv_ctr_sched_task(struct riscv_ctr *ctr, void *task_ctx,
  * asked for, copies, then puts FROZEN back as it was.  It uses only CSRs,
  * so it needs no pointer to backend state.  The buffer holds only what
  * the current branch-stack events may see: it is cleared when the last
- * one leaves the CPU and at task switches.  MISP is not reported here.
+ * one leaves the CPU and at every switch-in, so it holds only what the
+ * current task did.  MISP is not reported here.
  *
  * Return: the number of entries copied.
  */
 int riscv_ctr_snapshot(struct perf_branch_entry *entries, unsigned int cnt)
 {
+	const u64 key = riscv_ctr_tmpl_key(false, PERF_SAMPLE_BRANCH_KERNEL);
 	unsigned long flags, siselect;
-	struct riscv_ctr_tmpl t;
+	struct riscv_ctr_tmpl *t;
 	unsigned int n;
 	bool was_frozen;
 
 	local_irq_save(flags);
 	was_frozen = ctr_freeze();
+	t = this_cpu_ptr(&ctr_snap_tmpl);
 	/* Built while frozen, so its own branches are not recorded. */
-	riscv_ctr_tmpl_init(&t, false, PERF_SAMPLE_BRANCH_KERNEL);
+	if (unlikely(t->key != key))
+		riscv_ctr_tmpl_init(t, false, PERF_SAMPLE_BRANCH_KERNEL);
 	/* As riscv_ctr_sample(): a BPF program may run in NMI-like context. */
 	siselect = csr_read(CSR_SISELECT);
 	n = ctr_copy(entries, cnt,
-		     riscv_ctr_depth_decode(csr_read(CSR_SCTRDEPTH)), &t);
+		     riscv_ctr_depth_decode(csr_read(CSR_SCTRDEPTH)), t);
 	csr_write(CSR_SISELECT, siselect);
 	if (!was_frozen)
 		ctr_thaw();
@@ -589,43 +666,21 @@ int riscv_ctr_snapshot(struct perf_branch_entry *entries, unsigned int cnt)
 	return n;
 }
 
-/* ---- sysfs: caps/branches and ctr_depth ---- */
-
-static struct riscv_ctr *ctr_of_attr(struct device_attribute *attr)
-{
-	return container_of(attr, struct dev_ext_attribute, attr)->var;
-}
+/* ---- sysfs: caps/branches ---- */
 
 static ssize_t branches_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
 {
-	return sysfs_emit(buf, "%u\n", READ_ONCE(ctr_of_attr(attr)->depth));
-}
+	struct riscv_ctr *ctr = container_of(attr, struct dev_ext_attribute,
+					     attr)->var;
 
-static ssize_t ctr_depth_store(struct device *dev,
-			       struct device_attribute *attr,
-			       const char *buf, size_t len)
-{
-	struct riscv_ctr *ctr = ctr_of_attr(attr);
-	unsigned int depth;
-	int enc, ret;
-
-	ret = kstrtouint(buf, 0, &depth);
-	if (ret)
-		return ret;
-	enc = riscv_ctr_depth_encode(depth);
-	if (enc < 0 || !(ctr->hw.depths & BIT(enc)))
-		return -EINVAL;
-	/* Events opened from now on use it; open ones keep theirs. */
-	WRITE_ONCE(ctr->depth, depth);
-	return len;
+	return sysfs_emit(buf, "%u\n", ctr->depth);
 }
 
 static void ctr_sysfs_init(struct riscv_ctr *ctr)
 {
-	struct dev_ext_attribute *a;
+	struct dev_ext_attribute *a = &ctr->branches_attr;
 
-	a = &ctr->branches_attr;
 	sysfs_attr_init(&a->attr.attr);
 	a->attr.attr.name = "branches";
 	a->attr.attr.mode = 0444;
@@ -634,41 +689,21 @@ static void ctr_sysfs_init(struct riscv_ctr *ctr)
 	ctr->caps_attrs[0] = &a->attr.attr;
 	ctr->caps_group.name = "caps";
 	ctr->caps_group.attrs = ctr->caps_attrs;
-
-	a = &ctr->depth_attr;
-	sysfs_attr_init(&a->attr.attr);
-	a->attr.attr.name = "ctr_depth";
-	a->attr.attr.mode = 0644;
-	a->attr.show = branches_show;
-	a->attr.store = ctr_depth_store;
-	a->var = ctr;
-	ctr->depth_attrs[0] = &a->attr.attr;
-	ctr->depth_group.attrs = ctr->depth_attrs;
 }
 
 /**
- * riscv_ctr_caps_group - caps/branches: the depth new events use
+ * riscv_ctr_caps_group - caps/branches: the depth of the harts' buffers
  * @ctr: the CTR of the PMU, NULL without CTR
  *
  * User space learns from caps/branches that the PMU records branch
  * stacks, and how deep; perf keeps it in perf.data (HEADER_PMU_CAPS).
+ * An event keeps at most attr.sample_max_stack of them.
  *
  * Return: the group to put into pmu->attr_groups, NULL without CTR.
  */
 const struct attribute_group *riscv_ctr_caps_group(struct riscv_ctr *ctr)
 {
 	return ctr ? &ctr->caps_group : NULL;
-}
-
-/**
- * riscv_ctr_depth_group - ctr_depth: read and set the depth new events use
- * @ctr: the CTR of the PMU, NULL without CTR
- *
- * Return: the group to put into pmu->attr_groups, NULL without CTR.
- */
-const struct attribute_group *riscv_ctr_depth_group(struct riscv_ctr *ctr)
-{
-	return ctr ? &ctr->depth_group : NULL;
 }
 
 /* ---- probe ---- */
@@ -701,12 +736,14 @@ static unsigned int ctr_hart_depths(void)
 }
 
 /*
- * The sctrctl fields this hart keeps.  Every field but the mode enables
- * is optional, and read-only 0 where it is not implemented (CTR v1.0
- * "Control Transfer Records Control Register"), so set them all and read
- * back.  Only sctrctl's standard fields are written, never its reserved
- * (WPRI) or custom bits.  FROZEN is set first, so nothing is recorded
- * while the mode bits are on.
+ * The sctrctl fields this hart keeps.  Most fields are optional, and
+ * read-only 0 where they are not implemented (CTR v1.0 "Supervisor
+ * Control Transfer Records Control Register"), so set them all and read
+ * back; the required ones (the mode enables, BPFRZ, and LCOFIFRZ with
+ * Sscofpmf) are checked the same way rather than trusted.  Only
+ * sctrctl's standard fields are written, never its reserved (WPRI) or
+ * custom bits.  FROZEN is set first, so nothing is recorded while the
+ * mode bits are on.
  */
 static u64 ctr_hart_sctrctl(void)
 {
@@ -777,35 +814,26 @@ static void ctr_probe_hart_ipi(void *info)
 	struct riscv_ctr *ctr = info;
 	struct riscv_ctr_hw hart;
 
-	if (!ctr_hart_accessible())
-		return;		/* ->ok stays false */
+	if (!ctr_hart_accessible()) {
+		if (ctr->denied_cpu < 0)
+			ctr->denied_cpu = smp_processor_id();
+		return;
+	}
 	ctr_probe_hart(&hart);
 	riscv_ctr_hw_and(&ctr->hw, &hart);
-	this_cpu_ptr(ctr->cpu)->ok = true;
 }
 
-/*
- * Every online hart; one that comes online later is checked against the
- * result by riscv_ctr_cpu_starting().
- */
-static int ctr_probe_harts(struct riscv_ctr *ctr)
+/* Call @fn on every online hart; the caller holds cpus_read_lock(). */
+static int ctr_on_each_hart(smp_call_func_t fn, struct riscv_ctr *ctr)
 {
-	int cpu, ret = 0;
+	int cpu, ret;
 
-	cpus_read_lock();
 	for_each_online_cpu(cpu) {
-		ret = smp_call_function_single(cpu, ctr_probe_hart_ipi, ctr, 1);
+		ret = smp_call_function_single(cpu, fn, ctr, 1);
 		if (ret)
-			break;
-		if (!per_cpu_ptr(ctr->cpu, cpu)->ok) {
-			pr_warn("cpu%d: CTR CSRs trap: the firmware has not enabled CTR for S-mode (mstateen0.CTR): no branch stacks\n",
-				cpu);
-			ret = -EACCES;
-			break;
-		}
+			return ret;
 	}
-	cpus_read_unlock();
-	return ret;
+	return 0;
 }
 
 static void ctr_warn_lacks(int cpu, const struct riscv_ctr_hw *lack)
@@ -831,40 +859,56 @@ static void ctr_warn_lacks(int cpu, const struct riscv_ctr_hw *lack)
  * riscv_ctr_cpu_starting - check a hart coming up against what CTR offers
  * @ctr: the CTR of the PMU, NULL without CTR
  *
- * Call on the hart itself (a CPU hotplug callback run on that CPU), while
- * no branch-stack event is on it; it takes interrupts off itself, so any
- * context that cannot migrate will do.  It probes the hart's depths,
- * sctrctl fields and MISP as riscv_ctr_probe() did, leaves sctrctl 0, the
- * depth as it was and the buffer clear, and compares.  Every depth and
- * field the PMU offers must be there: events already open may hold any
- * depth the harts supported at probe, and their filters rely on the
- * fields.  A hart that lacks any is marked so: riscv_ctr_add() refuses
- * branch-stack events on it, and a warning names the CPU and what it
- * lacks.  Nothing fails: a CPUHP STARTING callback cannot stop the hart
- * from coming up (notify_cpu_starting() only logs an error), and an error
- * from it would make cpuhp_state_add_instance() fail the PMU's probe.
+ * Call on the hart itself (a CPU hotplug callback run on that CPU); it
+ * takes interrupts off itself, so any context that cannot migrate will
+ * do.  It probes the hart's depths, sctrctl fields and MISP as
+ * riscv_ctr_probe() did, and compares.  The depth every hart has and
+ * every field the PMU offers must be there: the filters of open events
+ * rely on the fields.
+ * A hart that has them all is programmed (depth, vsctrctl) and left with
+ * sctrctl 0 and the buffer clear.  A hart that lacks any is marked so:
+ * riscv_ctr_add() refuses branch-stack events on it, and a warning names
+ * the CPU and what it lacks.  Nothing fails: a CPUHP STARTING callback
+ * cannot stop the hart from coming up (notify_cpu_starting() only logs an
+ * error), and an error from it would make cpuhp_state_add_instance()
+ * fail the PMU's probe.
+ *
+ * cpuhp_state_add_instance() also runs the callback on every hart that
+ * is online already, and riscv_pmu_sbi adds its instance after
+ * perf_pmu_register(): branch-stack events may be recording on such a
+ * hart.  riscv_ctr_probe() has set it up; it is left alone.
  */
 void riscv_ctr_cpu_starting(struct riscv_ctr *ctr)
 {
-	struct riscv_ctr_hw hart, lack;
+	struct riscv_ctr_hw hart, lack, need;
+	struct riscv_ctr_cpu *cc;
 	unsigned long flags;
 	bool lacks;
 	int cpu;
 
 	if (!ctr)
 		return;
+	need = ctr->hw;
 	local_irq_save(flags);
 	cpu = smp_processor_id();
+	cc = this_cpu_ptr(ctr->cpu);
+	if (cc->users) {
+		local_irq_restore(flags);
+		return;
+	}
 	if (!ctr_hart_accessible()) {
-		this_cpu_ptr(ctr->cpu)->ok = false;
+		cc->ok = false;
 		local_irq_restore(flags);
 		pr_warn("cpu%d: CTR CSRs trap: the firmware has not enabled CTR for S-mode (mstateen0.CTR)\n",
 			cpu);
 		return;
 	}
 	ctr_probe_hart(&hart);
-	lacks = riscv_ctr_hw_lacks(&hart, &ctr->hw, &lack);
-	this_cpu_ptr(ctr->cpu)->ok = !lacks;
+	need.depths = BIT(ctr->sctrdepth);
+	lacks = riscv_ctr_hw_lacks(&hart, &need, &lack);
+	if (!lacks)
+		ctr_setup_hart(ctr);
+	cc->ok = !lacks;
 	local_irq_restore(flags);
 	if (lacks)
 		ctr_warn_lacks(cpu, &lack);
@@ -881,19 +925,51 @@ static void ctr_report(const struct riscv_ctr *ctr)
 		len += scnprintf(buf + len, sizeof(buf) - len, " %u",
 				 riscv_ctr_depth_entries(enc));
 	pr_info("CTR depths:%s\n", buf);
-	pr_info("CTR on every hart: sctrctl fields %#llx, MISP %s, %u entries per sample\n",
+	pr_info("CTR on every hart: sctrctl fields %#llx, MISP %s, depth %u\n",
 		ctr->hw.sctrctl, ctr->hw.misp ? "yes" : "no", ctr->depth);
+}
+
+/* From an IPI: riscv_ctr_cpu_starting() on each hart at probe. */
+static void ctr_starting_ipi(void *info)
+{
+	riscv_ctr_cpu_starting(info);
+}
+
+/*
+ * The per-CPU state and the call-stack save areas, sized for @ctr->depth
+ * entries: every hart's buffer has that depth from probe on.
+ */
+static int ctr_alloc(struct riscv_ctr *ctr)
+{
+	ctr->cpu = __alloc_percpu(struct_size_t(struct riscv_ctr_cpu,
+						bs.entries, ctr->depth),
+				  __alignof__(struct riscv_ctr_cpu));
+	if (!ctr->cpu)
+		return -ENOMEM;
+	ctr->task_ctx_cache =
+		kmem_cache_create("riscv_ctr_task_ctx",
+				  struct_size_t(struct riscv_ctr_task_ctx, e,
+						ctr->depth),
+				  0, 0, NULL);
+	if (!ctr->task_ctx_cache) {
+		free_percpu(ctr->cpu);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /**
  * riscv_ctr_probe - find what CTR every online hart implements
  * @pmu: the CPU PMU, set up but not registered yet
- * @depth: entries per sample wanted; 0 for the largest
+ * @depth: entries of the harts' buffers wanted; 0 for the largest
  *
  * The caller has checked that every hart has Ssctr and Sscsrind.  The
- * depth used is @depth if every hart supports it, else the nearest below
- * it, else the smallest there is; sysfs ctr_depth changes it later.  Sets
- * @pmu->task_ctx_cache, for call-stack events.
+ * depth is @depth if every hart supports it, else the nearest below it,
+ * else the smallest there is; it is programmed into every hart here and
+ * stays as long as the PMU (riscv_ctr_cpu_starting() programs a hart that
+ * comes up later).  An event keeps at most attr.sample_max_stack of the
+ * entries (riscv_ctr_sample()).  Sets @pmu->task_ctx_cache, for
+ * call-stack events.
  *
  * Return: the CTR of @pmu; NULL if the harts have no depth in common or
  * a hart cannot reach its CTR CSRs (branch stacks are then refused, the
@@ -902,46 +978,59 @@ static void ctr_report(const struct riscv_ctr *ctr)
 struct riscv_ctr *riscv_ctr_probe(struct pmu *pmu, unsigned int depth)
 {
 	struct riscv_ctr *ctr;
-	int ret = -ENOMEM;
+	int ret;
 
 	ctr = kzalloc_obj(*ctr);
 	if (!ctr)
 		return ERR_PTR(-ENOMEM);
-	ctr->cpu = alloc_percpu(struct riscv_ctr_cpu);
-	if (!ctr->cpu)
-		goto err_free;
 	ctr->hw = (struct riscv_ctr_hw) {
 		.sctrctl = RISCV_CTR_SCTRCTL_FIELDS,
 		.depths = GENMASK(SCTRDEPTH_MAX, SCTRDEPTH_MIN),
 		.misp = true,
 	};
-	ret = ctr_probe_harts(ctr);
-	if (ret && ret != -EACCES)
-		goto err_percpu;
-	if (ret || !ctr->hw.depths) {
-		if (!ret)
-			pr_warn("the harts have no CTR depth in common: no branch stacks\n");
-		free_percpu(ctr->cpu);
+	ctr->denied_cpu = -1;
+	ctr->has_h = riscv_isa_extension_available(NULL, H);
+	cpus_read_lock();
+	ret = ctr_on_each_hart(ctr_probe_hart_ipi, ctr);
+	cpus_read_unlock();
+	if (ret)
+		goto err_free;
+	if (ctr->denied_cpu >= 0) {
+		pr_warn("cpu%d: CTR CSRs trap: the firmware has not enabled CTR for S-mode (mstateen0.CTR): no branch stacks\n",
+			ctr->denied_cpu);
+		kfree(ctr);
+		return NULL;
+	}
+	if (!ctr->hw.depths) {
+		pr_warn("the harts have no CTR depth in common: no branch stacks\n");
 		kfree(ctr);
 		return NULL;
 	}
 	ctr->depth = riscv_ctr_depth_pick(ctr->hw.depths, depth);
+	ctr->sctrdepth = riscv_ctr_depth_encode(ctr->depth);
 	if (depth && ctr->depth != depth)
 		pr_info("CTR depth %u not supported by every hart, using %u\n",
 			depth, ctr->depth);
+	ret = ctr_alloc(ctr);
+	if (ret)
+		goto err_free;
 
-	ret = -ENOMEM;
-	ctr->task_ctx_cache = kmem_cache_create("riscv_ctr_task_ctx",
-						sizeof(struct riscv_ctr_task_ctx),
-						0, 0, NULL);
-	if (!ctr->task_ctx_cache)
-		goto err_percpu;
+	/*
+	 * Program each hart, checked again: one that came online since the
+	 * probe above may lack what the others have.
+	 */
+	cpus_read_lock();
+	ret = ctr_on_each_hart(ctr_starting_ipi, ctr);
+	cpus_read_unlock();
+	if (ret)
+		goto err_alloc;
 	pmu->task_ctx_cache = ctr->task_ctx_cache;
 	ctr_sysfs_init(ctr);
 	ctr_report(ctr);
 	return ctr;
 
-err_percpu:
+err_alloc:
+	kmem_cache_destroy(ctr->task_ctx_cache);
 	free_percpu(ctr->cpu);
 err_free:
 	kfree(ctr);

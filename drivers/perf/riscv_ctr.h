@@ -20,14 +20,19 @@
  *                       failure; riscv_ctr_remove() after
  *                       perf_pmu_unregister(), with riscv_ctr_snapshot()
  *                       no longer installed
- *   sysfs               riscv_ctr_caps_group() and riscv_ctr_depth_group()
- *                       into pmu->attr_groups; the format strings
- *                       RISCV_CTR_FORMAT_* into its format group
+ *   sysfs               riscv_ctr_caps_group() into pmu->attr_groups; the
+ *                       format strings RISCV_CTR_FORMAT_* into its
+ *                       format group
  *   CPU hotplug         riscv_ctr_cpu_starting() on the incoming hart,
  *                       from a STARTING callback; it cannot fail (a hart
- *                       lacking CTR features takes no branch stacks)
+ *                       lacking CTR features takes no branch stacks).
+ *                       cpuhp_state_add_instance() may run it on harts
+ *                       already online, with events on them: they are
+ *                       left alone
  *   pmu->event_init     riscv_ctr_event_init() for every event, as the
- *                       last step that can fail: it may set
+ *                       last step that can fail (it also refuses a group
+ *                       whose members ask for different branch filters,
+ *                       so the caller's group check comes first): it may set
  *                       PERF_ATTACH_TASK_DATA, and a failing event_init
  *                       would then detach the task's perf_ctx_data
  *                       (__free_event()) under other events
@@ -43,7 +48,8 @@
  *                       overflowed
  *   pmu->sched_task     riscv_ctr_sched_task(), with the task's save area
  *                       that the perf core allocated from
- *                       pmu->task_ctx_cache
+ *                       pmu->task_ctx_cache (task->perf_ctx_data from
+ *                       Linux 6.15, also for CPU-wide events)
  *   BPF                 riscv_ctr_snapshot() as the perf_snapshot_branch_stack
  *                       static call (bpf_get_branch_snapshot())
  *
@@ -110,12 +116,23 @@ static inline int riscv_ctr_config_check(struct perf_event *event)
 	return 0;
 }
 
+/*
+ * From Linux 6.15 the perf core gives an event that asks for task data
+ * (PERF_ATTACH_TASK_DATA) and is bound to no task a save area in every
+ * task (PERF_ATTACH_GLOBAL_DATA, task->perf_ctx_data), so a CPU-wide
+ * call-stack event can follow each task.  Before, it is refused.
+ */
+#ifdef PERF_ATTACH_GLOBAL_DATA
+#define RISCV_CTR_CPU_WIDE_CALL_STACK	true
+#else
+#define RISCV_CTR_CPU_WIDE_CALL_STACK	false
+#endif
+
 #if IS_ENABLED(CONFIG_RISCV_PMU_CTR)
 
 struct riscv_ctr *riscv_ctr_probe(struct pmu *pmu, unsigned int depth);
 void riscv_ctr_remove(struct riscv_ctr *ctr, struct pmu *pmu);
 const struct attribute_group *riscv_ctr_caps_group(struct riscv_ctr *ctr);
-const struct attribute_group *riscv_ctr_depth_group(struct riscv_ctr *ctr);
 void riscv_ctr_cpu_starting(struct riscv_ctr *ctr);
 
 int riscv_ctr_event_init(struct riscv_ctr *ctr, struct perf_event *event);
@@ -146,12 +163,6 @@ static inline void riscv_ctr_remove(struct riscv_ctr *ctr, struct pmu *pmu) { }
 
 static inline const struct attribute_group *
 riscv_ctr_caps_group(struct riscv_ctr *ctr)
-{
-	return NULL;
-}
-
-static inline const struct attribute_group *
-riscv_ctr_depth_group(struct riscv_ctr *ctr)
 {
 	return NULL;
 }

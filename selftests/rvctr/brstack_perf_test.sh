@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Branch stacks through stock perf: caps/branches and ctr_depth, the
+# Branch stacks through stock perf: caps/branches and how much of the
+# buffer an event keeps (kernel.perf_event_max_stack), the
 # debugfs raw snapshot, perf record -b / report -b / script on a workload
 # with symbols, --call-graph lbr, and the filters perf's test_brstack.sh
 # checks.  perf's own shell tests are in brstack_perfsuite_test.sh.
@@ -20,16 +21,22 @@ fi
 depth=$(cat $pmu/caps/branches)
 check "caps/branches is a CTR depth ($depth)" \
 	bash -c "case $depth in 16|32|64|128|256) true;; *) false;; esac"
-echo 32 >$pmu/ctr_depth
-check "ctr_depth 32 shows in caps/branches" test "$(cat $pmu/caps/branches)" = 32
-check "ctr_depth refuses 48" bash -c "! echo 48 >$pmu/ctr_depth 2>/dev/null"
+# The depth is programmed once per hart at probe: no file changes it.
+# An event keeps at most attr.sample_max_stack entries, which perf sets to
+# kernel.perf_event_max_stack: at 12, below every CTR depth, the deepest
+# stack has 12 entries on every kernel (7.x's core cuts it, the backend
+# copies no more on any).
+check "no writable ctr_depth" test ! -e $pmu/ctr_depth
+maxstack=/proc/sys/kernel/perf_event_max_stack
+max0=$(cat $maxstack)
+echo 12 >$maxstack
 perf record -q -o $tmp/d.data -b -e instructions:u -c 10007 -- \
 	$bins/ctr_workload loop 100000 >/dev/null 2>&1
+echo "$max0" >$maxstack
 # One entry per field of perf script's brstack: the deepest stack.
 maxnr=$(perf script -i $tmp/d.data -F brstack 2>/dev/null | awk 'NF > m { m = NF } END { print m + 0 }')
-check "stacks at depth 32 hold at most 32 entries (max $maxnr)" \
-	bash -c "[ -n '$maxnr' ] && [ '$maxnr' -le 32 ] && [ '$maxnr' -gt 16 ]"
-echo "$depth" >$pmu/ctr_depth
+check "perf_event_max_stack 12: stacks hold at most 12 entries (max $maxnr)" \
+	bash -c "[ -n '$maxnr' ] && [ '$maxnr' -le 12 ] && [ '$maxnr' -gt 6 ]"
 
 # --- debugfs raw snapshot ----------------------------------------------
 if [ -r $snap ]; then
@@ -100,7 +107,7 @@ check "--call-graph lbr: all of them show wl_c <- wl_b <- wl_a <- main ($good)" 
 # from/to/P/-/-/cycles/TYPE/spec) must be one the filter allows, and a
 # control run without a filter must fail the same check.  Shallow stacks
 # and sparse samples keep these fast on an emulated board.
-echo 16 >$pmu/ctr_depth
+echo 16 >$maxstack
 w="perf test -w brstack 2000"
 # types FILE ERE: "entries bad first-bad" of perf script brstack lines
 types() {
@@ -158,6 +165,6 @@ read -r n zsrc ztgt bad first <<<"$(awk '
 check "any,k: kernel addresses only ($n entries; $zsrc traps from and $ztgt returns to user space as half records; $bad others, e.g. $first)" \
 	test "${n:-0}" -gt 0 -a "${bad:-1}" -eq 0
 
-echo "$depth" >$pmu/ctr_depth
+echo "$max0" >$maxstack
 
 tap_done

@@ -24,8 +24,10 @@ if [ ! -f $pmu/caps/branches ]; then
 	skip "perf branch-stack tests" "no $pmu/caps/branches: no CTR on this board"
 	tap_done
 fi
-depth=$(cat $pmu/caps/branches)
-echo 16 >$pmu/ctr_depth
+# Short stacks keep it quick: an event keeps at most
+# kernel.perf_event_max_stack entries.
+max0=$(cat /proc/sys/kernel/perf_event_max_stack)
+echo 16 >/proc/sys/kernel/perf_event_max_stack
 
 run_perf_test() {
 	local name=$1 pattern=$2
@@ -42,5 +44,5 @@ run_perf_test() {
 run_perf_test record_lbr.sh "perf record LBR tests"
 run_perf_test test_brstack.sh "Check branch stack sampling"
 
-echo "$depth" >$pmu/ctr_depth
+echo "$max0" >/proc/sys/kernel/perf_event_max_stack
 tap_done

@@ -14,6 +14,7 @@
 #include <sched.h>
 #include <sys/ioctl.h>
 #include <signal.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 
 /* kselftest_harness.h is not -Wextra clean */
@@ -126,6 +127,43 @@ static void dump_sample(const struct ct_sample *s, int i)
 			(unsigned long long)s->br[k].to);
 }
 
+/*
+ * Linux 6.15 gives a CPU-wide event a save area in every task
+ * (PERF_ATTACH_GLOBAL_DATA): there, perf record -a --call-graph lbr works.
+ */
+static int kernel_has_global_task_data(void)
+{
+	struct utsname u;
+	int major = 0, minor = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
+		return 0;
+	return major > 6 || (major == 6 && minor >= 15);
+}
+
+/* A CPU-wide call-stack sampler on cpu0, as ct_open() makes a task one. */
+static int open_cpu_wide_callstack(struct ct_event *ev)
+{
+	struct perf_event_attr a;
+	long pg = sysconf(_SC_PAGESIZE);
+
+	ct_attr(&a, PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK, 0,
+		PERIOD);
+	memset(ev, 0, sizeof(*ev));
+	ev->fd = syscall(SYS_perf_event_open, &a, -1, 0, -1, 0);
+	if (ev->fd < 0)
+		return -errno;
+	ev->ring_len = (CT_PAGES + 1) * pg;
+	ev->ring = mmap(NULL, ev->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+			ev->fd, 0);
+	if (ev->ring == MAP_FAILED) {
+		close(ev->fd);
+		return -errno;
+	}
+	ev->s = calloc(CT_MAX_SAMPLES, sizeof(*ev->s));
+	return ev->s ? 0 : -ENOMEM;
+}
+
 /* The CPU task @pid last ran on (field 39 of /proc/PID/stat), or -1. */
 static int task_cpu(pid_t pid)
 {
@@ -174,7 +212,15 @@ static void mover(pid_t pid, int ncpu, int *moves)
 
 enum { CS_ALONE, CS_RIVAL, CS_MIGRATE };
 
-static void run_callstack(struct __test_metadata *_metadata, int mode)
+/*
+ * The call chain of every sample in cs_a/cs_b/cs_c, on a task event or
+ * (@cpu_wide) a CPU-wide one on cpu0, whose samples of other tasks (the
+ * rival's) are left out: this task's stack must survive the rival's
+ * slices and its moves from CPU to CPU, saved and restored in its own
+ * save area.
+ */
+static void run_callstack(struct __test_metadata *_metadata, int mode,
+			  int cpu_wide)
 {
 	int i, in_chain = 0, in_c = 0, ret, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int *moves = NULL;
@@ -185,11 +231,18 @@ static void run_callstack(struct __test_metadata *_metadata, int mode)
 		SKIP(return, "no CTR");
 	if (mode == CS_MIGRATE && ncpu < 2)
 		SKIP(return, "one CPU: nowhere to migrate to");
+	if (cpu_wide && geteuid())
+		SKIP(return, "needs root for CPU-wide events");
+	if (cpu_wide && !kernel_has_global_task_data())
+		SKIP(return, "CPU-wide call stacks need Linux 6.15");
 	if (mode != CS_MIGRATE)
 		pin_cpu0();
 	cs_a(1);	/* learn the return addresses */
-	ret = ct_open(&ev, PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK,
-		      0, PERIOD);
+	if (cpu_wide)
+		ret = open_cpu_wide_callstack(&ev);
+	else
+		ret = ct_open(&ev, PERF_SAMPLE_BRANCH_USER |
+			      PERF_SAMPLE_BRANCH_CALL_STACK, 0, PERIOD);
 	ASSERT_EQ(0, ret) TH_LOG("perf_event_open: %s", strerror(-ret));
 	if (mode == CS_RIVAL) {
 		rival = fork();
@@ -225,7 +278,7 @@ static void run_callstack(struct __test_metadata *_metadata, int mode)
 		const struct ct_sample *s = &ev.s[i];
 		int d = chain_depth(s->ip);
 
-		if (!d)
+		if (!d || s->pid != (uint32_t)getpid())
 			continue;
 		in_chain++;
 		in_c += d == 3;
@@ -261,26 +314,32 @@ static void run_callstack(struct __test_metadata *_metadata, int mode)
 
 TEST(call_stack_alone)
 {
-	run_callstack(_metadata, CS_ALONE);
+	run_callstack(_metadata, CS_ALONE, 0);
 }
 
 TEST(call_stack_with_rival_task)
 {
-	run_callstack(_metadata, CS_RIVAL);
+	run_callstack(_metadata, CS_RIVAL, 0);
+}
+
+TEST(cpu_wide_call_stack_with_rival_task)
+{
+	run_callstack(_metadata, CS_RIVAL, 1);
 }
 
 TEST(call_stack_across_migration)
 {
-	run_callstack(_metadata, CS_MIGRATE);
+	run_callstack(_metadata, CS_MIGRATE, 0);
 }
 
 /*
- * perf record -a --call-graph lbr: a CPU-wide call-stack event has no
- * per-task save area, so its stack would mix the tasks' calls and
- * returns; the driver refuses it.  The same event on a task, and a
- * CPU-wide event with a type filter, still open.
+ * perf record -a --call-graph lbr: before Linux 6.15 a CPU-wide
+ * call-stack event has no per-task save area, so its stack would mix the
+ * tasks' calls and returns; the driver refuses it there, and opens it
+ * from 6.15 on (cpu_wide_call_stack_with_rival_task).  The same event on
+ * a task, and a CPU-wide event with a type filter, open everywhere.
  */
-TEST(cpu_wide_call_stack_refused)
+TEST(cpu_wide_call_stack_refused_before_6_15)
 {
 	struct perf_event_attr a;
 	int fd, err;
@@ -295,8 +354,14 @@ TEST(cpu_wide_call_stack_refused)
 	err = errno;
 	if (fd >= 0)
 		close(fd);
-	ASSERT_EQ(-1, fd) TH_LOG("a CPU-wide call-stack event opened");
-	ASSERT_EQ(EOPNOTSUPP, err) TH_LOG("errno %d (%s)", err, strerror(err));
+	if (kernel_has_global_task_data()) {
+		ASSERT_LE(0, fd) TH_LOG("CPU-wide call stack: errno %d (%s)",
+					err, strerror(err));
+	} else {
+		ASSERT_EQ(-1, fd) TH_LOG("a CPU-wide call-stack event opened");
+		ASSERT_EQ(EOPNOTSUPP, err) TH_LOG("errno %d (%s)", err,
+						  strerror(err));
+	}
 
 	fd = syscall(SYS_perf_event_open, &a, 0, 0, -1, 0);
 	ASSERT_LE(0, fd) TH_LOG("on this task, CPU 0: %s", strerror(errno));

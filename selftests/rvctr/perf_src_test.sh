@@ -49,10 +49,11 @@ if [ ! -f $pmu/caps/branches ]; then
 	skip "source-built perf test: Check branch stack sampling" "no CTR on this board"
 	tap_done
 fi
-# A short CTR depth keeps it quick: it checks types and filters, not depth.
-depth=$(cat $pmu/caps/branches)
-echo 16 >$pmu/ctr_depth
+# Short stacks keep it quick: it checks types and filters, not depth.  An
+# event keeps at most kernel.perf_event_max_stack entries.
+max0=$(cat /proc/sys/kernel/perf_event_max_stack)
+echo 16 >/proc/sys/kernel/perf_event_max_stack
 want=("Check branch stack sampling")
 run_perf_test "Check branch stack sampling"
-echo "$depth" >$pmu/ctr_depth
+echo "$max0" >/proc/sys/kernel/perf_event_max_stack
 tap_done

@@ -46,17 +46,19 @@
 #define RVCTR_DRV_NAME	"rvctr-pmu"
 
 /*
- * The default depth: 64 entries, the most Arm's BRBE records.  Stock perf
- * up to at least 6.12 drops a branch stack of more than 127 entries as a
- * "corrupted branch chain" in perf report --branch-history and the
- * callchain views (PERF_MAX_BRANCH_DEPTH in tools/perf/util/machine.c),
- * so 128 and 256 only suit tools that read the raw stacks.  Each entry
- * also costs 24 bytes of sample and four CSR accesses in the overflow
- * handler.  ctr_depth, or the sysfs ctr_depth file, picks another.
+ * The depth of every hart's CTR buffer, programmed once at load: 64
+ * entries by default, the most Arm's BRBE records.  An event keeps at
+ * most attr.sample_max_stack entries of it (kernel.perf_event_max_stack,
+ * 127, unless the event asks for fewer), so a deeper buffer gives longer
+ * stacks only up to that.  Stock perf up to at least 7.3 also drops a
+ * branch stack of more than 127 entries as a "corrupted branch chain" in
+ * perf report --branch-history and the callchain views
+ * (PERF_MAX_BRANCH_DEPTH in tools/perf/util/machine.c).  Each entry
+ * costs 24 bytes of sample and four CSR accesses in the overflow handler.
  */
 static unsigned int ctr_depth = 64;
 module_param(ctr_depth, uint, 0444);
-MODULE_PARM_DESC(ctr_depth, "CTR entries per sample: 16, 32, 64 (default), 128, 256; 0: the largest the harts support. Stock perf drops stacks of more than 127 in --branch-history");
+MODULE_PARM_DESC(ctr_depth, "CTR buffer depth of every hart: 16, 32, 64 (default), 128, 256; 0: the largest the harts support. An event keeps at most attr.sample_max_stack (kernel.perf_event_max_stack) entries");
 
 static void rvctr_report(struct device *dev, const struct rvctr_caps *caps)
 {

@@ -194,10 +194,8 @@ void rvctr_sysfs_init(struct rvctr_pmu *rp)
 	rp->attr_groups[n++] = &rvctr_format_group;
 	rp->attr_groups[n++] = &rvctr_fw_events_group;
 	/* Without CTR no caps/branches: perf then skips its LBR tests. */
-	if (rp->ctr) {
+	if (rp->ctr)
 		rp->attr_groups[n++] = riscv_ctr_caps_group(rp->ctr);
-		rp->attr_groups[n++] = riscv_ctr_depth_group(rp->ctr);
-	}
 	rp->attr_groups[n] = NULL;
 	rp->base.pmu.attr_groups = rp->attr_groups;
 	/* A second "events" group: attr_update merges it into the first. */

@@ -93,8 +93,6 @@ setup() {
 	echo -1 >/proc/sys/kernel/perf_event_paranoid
 	f=/proc/sys/kernel/perf_user_access
 	[ -w $f ] && echo 1 >$f
-	f=/sys/bus/event_source/devices/cpu/ctr_depth
-	[ -w $f ] && echo 16 >$f
 	{
 		uname -a
 		echo "pmu: $(ls /sys/bus/event_source/devices | tr '\n' ' ')"

@@ -7,9 +7,11 @@
 # "stock" (Debian's riscv_pmu_sbi, no branch stacks), "rvctr" and
 # "rvctr73" (this driver, SBI calls), "deleg" (delegated counters),
 # "series" (riscv_pmu_sbi with the upstream series, built in).  The
-# branch-stack cases run where the cpu PMU has caps/branches; the CTR
-# depth is set the same way for every driver, through the PMU's sysfs
-# ctr_depth (riscv_ctr.c).  Everything runs pinned to hart BENCH_CPU
+# branch-stack cases run where the cpu PMU has caps/branches; the stack
+# depth of an event is set the same way for every driver, through
+# kernel.perf_event_max_stack (attr.sample_max_stack), up to the depth the
+# driver programmed at probe (caps/branches; riscv_ctr.c).  Everything
+# runs pinned to hart BENCH_CPU
 # (default 1: see ./bench).
 set -u
 board=${1:?board}
@@ -73,17 +75,17 @@ ctxsw() {
 	[ -n "$ns" ] && printf '%s\t%s\t%s\t%s\n' "$name" "$run" "$ns" "$((2 * pp))" >>"$tsv"
 }
 
-# The depth of the events opened next: the cpu PMU's ctr_depth file, the
-# same for the module and the series (both are riscv_ctr.c's).  QEMU has
-# no depth property: its sctrdepth takes every depth of CTR v1.0, 16 to
-# 256.  Reloading the module with ctr_depth= instead (what this did
-# before) left RCU kthreads running into the next case.
+# The depth of the events opened next: kernel.perf_event_max_stack, which
+# perf makes each event's attr.sample_max_stack, the same for the module
+# and the series (both are riscv_ctr.c's).  It cannot exceed the depth
+# the driver programmed into the harts at probe (caps/branches: the
+# module's ctr_depth= parameter, 64 by default, or the series' 64).
 pmu=/sys/bus/event_source/devices/cpu
 brstack=
 [ -r $pmu/caps/branches ] && brstack=1
 set_depth() {
-	echo "$1" >$pmu/ctr_depth 2>/dev/null &&
-		[ "$(cat $pmu/caps/branches)" = "$1" ]
+	[ "$(cat $pmu/caps/branches)" -ge "$1" ] &&
+		echo "$1" >/proc/sys/kernel/perf_event_max_stack 2>/dev/null
 }
 echo "# $board: $(uname -r), branch stacks: $([ -n "$brstack" ] && echo "yes, depth $(cat $pmu/caps/branches) at boot" || echo no)"
 
@@ -93,12 +95,12 @@ for run in $(seq "$runs"); do
 	ctxsw ctxsw-base "$run"
 	[ -n "$brstack" ] || continue
 	for d in 16 64 256; do
-		set_depth "$d" || { echo "# depth $d: ctr_depth refused it"; continue; }
+		set_depth "$d" || { echo "# depth $d: deeper than caps/branches"; continue; }
 		one "brstack-$d" "$run" -b -e cycles -c "$period"
 		one "brstack-any_call-$d" "$run" -j any_call -e cycles -c "$period"
 	done
-	# Call stacks at the largest depth, as the module's ctr_depth=0 did.
-	set_depth 256 || echo "# depth 256: ctr_depth refused it"
+	# Call stacks at the largest depth the driver records.
+	set_depth "$(cat $pmu/caps/branches)"
 	one callstack "$run" -e cycles:u -c "$period" --call-graph lbr
 	ctxsw ctxsw-brstack "$run" -b -e cycles:u -c 1000000
 done

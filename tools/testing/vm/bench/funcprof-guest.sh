@@ -15,7 +15,9 @@ cd /tmp || exit 1
 case "$mode" in
 base | cycles) args=(-e cycles -c "$period") ;;
 b[0-9]*)
-	echo "${mode#b}" >$pmu/ctr_depth || { echo "depth ${mode#b} refused"; exit 1; }
+	[ "$(cat $pmu/caps/branches)" -ge "${mode#b}" ] &&
+		echo "${mode#b}" >/proc/sys/kernel/perf_event_max_stack ||
+		{ echo "depth ${mode#b} refused: caps/branches is $(cat $pmu/caps/branches)"; exit 1; }
 	args=(-b -e cycles -c "$period") ;;
 *) echo "unknown mode $mode"; exit 2 ;;
 esac

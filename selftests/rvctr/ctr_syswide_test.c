@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * System-wide branch stacks (perf record -a -b): every record in a sample
+ * belongs to the task the sample is of, on one hart and on all harts
+ * while harts go offline and online; a group whose members ask for
+ * different branch filters is refused at open; independent events with
+ * different filters multiplex, each getting only its own branch types.
+ *
+ * Records are untagged virtual addresses, which perf resolves against the
+ * sample's pid.  Two children run the same loop copied to different
+ * addresses (each maps only its own copy), both on cpu0, yielding to each
+ * other, under a CPU-wide event: every address of every sample of a child
+ * must be inside one of that child's executable mappings.  The loop takes
+ * one branch per ~960 instructions, so the buffer reaches back ~60000
+ * instructions: a record kept across a switch would show in the other
+ * child's next sample.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+/* kselftest_harness.h is not -Wextra clean */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#include "kselftest_harness.h"
+#include "ctr_test_lib.h"
+
+#define PERIOD		20011
+/*
+ * Rounds of the children: few under -icount, where every overflow gives
+ * a sample; many more for the hotplug test, which runs without -icount
+ * (QEMU then delivers a few overflows in a hundred) and must last for a
+ * number of hart offline/online cycles.
+ */
+#define ROUNDS		30
+#define ROUNDS_HOTPLUG	3000
+#define ITERS		50	/* loop iterations per round: ~48000 instructions */
+#define MAX_CPUS	8
+#define MAX_MAPS	64
+
+/* Where each child maps its copy of the loop: nothing else is there. */
+static const uintptr_t copy_at[2] = { 0x2000000000UL, 0x2800000000UL };
+
+/*
+ * blob(n): n iterations of 960 nops and a backward branch, alone in its
+ * section.  Only PC-relative branches: it runs wherever it is copied.
+ */
+CT_SECTION_BOUNDS(rvctr_blob);
+
+noinline __section("rvctr_blob") void blob(long n)
+{
+	asm volatile("1:\n"
+		     ".rept 960\n"
+		     "nop\n"
+		     ".endr\n"
+		     "addi %0, %0, -1\n"
+		     "bnez %0, 1b\n"
+		     : "+r" (n) : : "memory");
+}
+
+struct maps {
+	pid_t pid;
+	int n;
+	uint64_t lo[MAX_MAPS], hi[MAX_MAPS];
+};
+
+/* The executable mappings of @pid. */
+static int read_maps(pid_t pid, struct maps *m)
+{
+	char path[64], line[512], perm[8];
+	unsigned long lo, hi;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	m->pid = pid;
+	m->n = 0;
+	while (fgets(line, sizeof(line), f) && m->n < MAX_MAPS)
+		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perm) == 3 &&
+		    perm[2] == 'x') {
+			m->lo[m->n] = lo;
+			m->hi[m->n++] = hi;
+		}
+	fclose(f);
+	return 0;
+}
+
+static int in_maps(const struct maps *m, uint64_t a)
+{
+	int i;
+
+	for (i = 0; i < m->n; i++)
+		if (a >= m->lo[i] && a < m->hi[i])
+			return 1;
+	return 0;
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * A child: copy the loop to copy_at[@which], run it @rounds times with a
+ * yield after each, say so on @done, and wait on @hold (so that its maps
+ * can be read) until the parent closes it.
+ */
+static void child(int which, int rounds, int done, int hold)
+{
+	size_t len = __stop_rvctr_blob - __start_rvctr_blob;
+	void (*fn)(long n);
+	char c = 'd';
+	void *p;
+	int r;
+
+	pin(0);
+	p = mmap((void *)copy_at[which], 4096, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (p != (void *)copy_at[which])
+		_exit(2);
+	memcpy(p, __start_rvctr_blob, len);
+	if (mprotect(p, 4096, PROT_READ | PROT_EXEC))
+		_exit(3);
+	__builtin___clear_cache(p, (char *)p + len);
+	fn = (void (*)(long))p;
+	for (r = 0; r < rounds; r++) {
+		fn(ITERS);
+		sched_yield();
+	}
+	if (write(done, &c, 1) != 1)
+		_exit(4);
+	while (read(hold, &c, 1) > 0)
+		;
+	_exit(0);
+}
+
+/* A CPU-wide instructions:u sampler with user branch stacks on @cpu. */
+static int open_cpu_wide(struct ct_event *ev, int cpu, uint64_t bst)
+{
+	struct perf_event_attr a;
+	long pg = sysconf(_SC_PAGESIZE);
+
+	ct_attr(&a, bst, 0, PERIOD);
+	memset(ev, 0, sizeof(*ev));
+	ev->fd = syscall(SYS_perf_event_open, &a, -1, cpu, -1, 0);
+	if (ev->fd < 0)
+		return -errno;
+	ev->ring_len = (CT_PAGES + 1) * pg;
+	ev->ring = mmap(NULL, ev->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+			ev->fd, 0);
+	if (ev->ring == MAP_FAILED) {
+		close(ev->fd);
+		return -errno;
+	}
+	ev->s = calloc(CT_MAX_SAMPLES, sizeof(*ev->s));
+	return ev->s ? 0 : -ENOMEM;
+}
+
+static int online_cpus(int *cpus)
+{
+	cpu_set_t set;
+	int c, n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	for (c = 0; c < MAX_CPUS; c++)
+		if (CPU_ISSET(c, &set))
+			cpus[n++] = c;
+	return n;
+}
+
+/*
+ * Write cpuN/online.  Onlining right after offlining can fail for a
+ * moment (SBI HSM has not stopped the hart yet, lib.sh set_online()):
+ * retry for up to 2 s.
+ */
+static int set_online(int cpu, int on)
+{
+	char path[64];
+	int try;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	for (try = 0; try < 20; try++) {
+		if (!ct_write_str(path, on ? "1" : "0"))
+			return 0;
+		if (!on)
+			return -1;
+		usleep(100000);
+	}
+	return -1;
+}
+
+struct toggler {
+	int cpus[MAX_CPUS], n;
+	int stop;	/* READ_ONCE(), WRITE_ONCE() */
+	int toggles, failed;
+};
+
+/* Take every hart but cpu0 offline and online again, until stopped. */
+static void *toggle(void *arg)
+{
+	struct toggler *t = arg;
+	int i;
+
+	while (!READ_ONCE(t->stop))
+		for (i = 0; i < t->n && !READ_ONCE(t->stop); i++) {
+			if (t->cpus[i] == 0)
+				continue;
+			if (set_online(t->cpus[i], 0) ||
+			    set_online(t->cpus[i], 1)) {
+				t->failed++;
+				continue;
+			}
+			t->toggles++;
+			usleep(20000);
+		}
+	return NULL;
+}
+
+/*
+ * Run the two children on cpu0 under CPU-wide branch-stack events on
+ * every hart in @cpus (toggling the others with @hotplug), then check
+ * every sample of either child against its maps.
+ */
+static void run_two(struct __test_metadata *_metadata, const int *cpus, int n,
+		    bool hotplug)
+{
+	int done[2], hold[2], i, k, c, st, bad = 0, checked = 0, other = 0;
+	int per_child[2] = { 0, 0 };
+	struct ct_event ev[MAX_CPUS];
+	struct toggler t = { .n = n };
+	struct maps m[3];
+	pthread_t th;
+	pid_t pid[2];
+	char ch;
+
+	for (c = 0; c < n; c++)
+		ASSERT_EQ(0, open_cpu_wide(&ev[c], cpus[c],
+					   PERF_SAMPLE_BRANCH_ANY |
+					   PERF_SAMPLE_BRANCH_USER))
+			TH_LOG("CPU-wide event on cpu%d: %s", cpus[c],
+			       strerror(errno));
+	ASSERT_EQ(0, pipe(done));
+	ASSERT_EQ(0, pipe(hold));
+	for (c = 0; c < n; c++)
+		ioctl(ev[c].fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (i = 0; i < 2; i++) {
+		pid[i] = fork();
+		ASSERT_LE(0, pid[i]);
+		if (!pid[i]) {
+			close(done[0]);
+			close(hold[1]);
+			child(i, hotplug ? ROUNDS_HOTPLUG : ROUNDS, done[1],
+			      hold[0]);
+		}
+	}
+	close(done[1]);
+	close(hold[0]);
+	if (hotplug) {
+		memcpy(t.cpus, cpus, sizeof(t.cpus[0]) * n);
+		ASSERT_EQ(0, pthread_create(&th, NULL, toggle, &t));
+	}
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(1, read(done[0], &ch, 1)) TH_LOG("a child failed");
+	for (c = 0; c < n; c++)
+		ioctl(ev[c].fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (hotplug) {
+		WRITE_ONCE(t.stop, 1);
+		pthread_join(th, NULL);
+		TH_LOG("%d harts offline and online again, %d failed",
+		       t.toggles, t.failed);
+	}
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, read_maps(pid[i], &m[i]));
+	ASSERT_EQ(0, read_maps(getpid(), &m[2]));
+	close(hold[1]);
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(pid[i], waitpid(pid[i], &st, 0));
+		EXPECT_TRUE(WIFEXITED(st) && !WEXITSTATUS(st));
+	}
+
+	for (c = 0; c < n; c++) {
+		ct_read(&ev[c]);
+		for (i = 0; i < ev[c].nsamples; i++) {
+			const struct ct_sample *s = &ev[c].s[i];
+			const struct maps *mine = NULL;
+			int j;
+
+			for (j = 0; j < 3; j++)
+				if (s->pid == (uint32_t)m[j].pid)
+					mine = &m[j];
+			if (!mine) {
+				other++;
+				continue;
+			}
+			for (j = 0; j < 2; j++)
+				per_child[j] += mine == &m[j];
+			for (k = 0; k < (int)s->nr; k++) {
+				const struct perf_branch_entry *e = &s->br[k];
+
+				checked++;
+				if ((!e->from || in_maps(mine, e->from)) &&
+				    (!e->to || in_maps(mine, e->to)))
+					continue;
+				if (!bad++)
+					TH_LOG("cpu%d #%d pid %d [%d]: %#llx -> %#llx foreign",
+					       cpus[c], i, s->pid, k,
+					       (unsigned long long)e->from,
+					       (unsigned long long)e->to);
+			}
+		}
+		TH_LOG("cpu%d: %d samples, %d lost", cpus[c], ev[c].nsamples,
+		       ev[c].lost);
+		ct_close(&ev[c]);
+	}
+	TH_LOG("samples of the children: %d and %d, of others: %d",
+	       per_child[0], per_child[1], other);
+	TH_LOG("%d records checked, %d foreign", checked, bad);
+	EXPECT_EQ(0, bad);
+	/* Without -icount QEMU may deliver few overflows: only then a count. */
+	if (getenv("RVCTR_ICOUNT")) {
+		EXPECT_LT(0, per_child[0]);
+		EXPECT_LT(0, per_child[1]);
+	}
+	if (!per_child[0] && !per_child[1])
+		SKIP(return, "no samples of the children: nothing was checked");
+}
+
+TEST(cpu_wide_samples_hold_only_their_task)
+{
+	int cpu0 = 0;
+
+	if (!ct_have_ctr())
+		SKIP(return, "no CTR");
+	if (geteuid())
+		SKIP(return, "needs root for CPU-wide events");
+	run_two(_metadata, &cpu0, 1, false);
+}
+
+TEST(all_harts_with_hotplug)
+{
+	int cpus[MAX_CPUS], n;
+
+	if (!ct_have_ctr())
+		SKIP(return, "no CTR");
+	if (geteuid())
+		SKIP(return, "needs root for CPU-wide events and hotplug");
+	n = online_cpus(cpus);
+	if (n < 2)
+		SKIP(return, "one hart");
+	if (access("/sys/devices/system/cpu/cpu1/online", W_OK))
+		SKIP(return, "no CPU hotplug");
+	run_two(_metadata, cpus, n, true);
+}
+
+/* Open @bst on the calling task in group @group (-1: a new leader). */
+static int open_in_group(uint64_t bst, int group)
+{
+	struct perf_event_attr a;
+
+	ct_attr(&a, bst, 0, PERIOD);
+	return syscall(SYS_perf_event_open, &a, 0, -1, group, 0);
+}
+
+/*
+ * One sctrctl per hart: a group whose members ask for different branch
+ * filters could never be scheduled, so it is refused at open; members
+ * with the same filter are fine.
+ */
+TEST(group_with_two_filters_refused)
+{
+	int leader, same, other;
+
+	if (!ct_have_ctr())
+		SKIP(return, "no CTR");
+	leader = open_in_group(PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER, -1);
+	ASSERT_LE(0, leader);
+	same = open_in_group(PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER,
+			     leader);
+	EXPECT_LE(0, same) TH_LOG("same filter: %s", strerror(errno));
+	other = open_in_group(PERF_SAMPLE_BRANCH_CALL | PERF_SAMPLE_BRANCH_USER,
+			      leader);
+	EXPECT_EQ(-1, other) TH_LOG("a member with another filter opened");
+	if (other < 0)
+		EXPECT_EQ(EINVAL, errno);
+	if (other >= 0)
+		close(other);
+	if (same >= 0)
+		close(same);
+	close(leader);
+}
+
+/*
+ * Two independent events with different filters on one hart multiplex:
+ * each gets samples, with only the branch types of its own filter.
+ */
+TEST(independent_filters_multiplex)
+{
+	struct ct_event calls, conds;
+	int i, k, wrong_calls = 0, wrong_conds = 0;
+
+	if (!ct_have_ctr())
+		SKIP(return, "no CTR");
+	pin(0);
+	ASSERT_EQ(0, ct_open(&calls, PERF_SAMPLE_BRANCH_ANY_CALL |
+			     PERF_SAMPLE_BRANCH_USER, 0, PERIOD));
+	ASSERT_EQ(0, ct_open(&conds, PERF_SAMPLE_BRANCH_COND |
+			     PERF_SAMPLE_BRANCH_USER, 0, PERIOD));
+	ct_enable(&calls);
+	ct_enable(&conds);
+	ct_loop(400000);
+	ct_disable(&calls);
+	ct_disable(&conds);
+	ct_read(&calls);
+	ct_read(&conds);
+	for (i = 0; i < calls.nsamples; i++)
+		for (k = 0; k < (int)calls.s[i].nr; k++)
+			wrong_calls += calls.s[i].br[k].type != PERF_BR_CALL &&
+				       calls.s[i].br[k].type != PERF_BR_IND_CALL;
+	for (i = 0; i < conds.nsamples; i++)
+		for (k = 0; k < (int)conds.s[i].nr; k++)
+			wrong_conds += conds.s[i].br[k].type != PERF_BR_COND;
+	TH_LOG("any_call: %d samples, %d entries of another type",
+	       calls.nsamples, wrong_calls);
+	TH_LOG("cond: %d samples, %d entries of another type",
+	       conds.nsamples, wrong_conds);
+	EXPECT_EQ(0, wrong_calls);
+	EXPECT_EQ(0, wrong_conds);
+	if (getenv("RVCTR_ICOUNT")) {
+		EXPECT_LT(0, calls.nsamples);
+		EXPECT_LT(0, conds.nsamples);
+	}
+	ct_close(&calls);
+	ct_close(&conds);
+}
+
+TEST_HARNESS_MAIN
