@@ -43,7 +43,7 @@ KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR) \
 	check-slow demo bench compare stress profile-bench profile-check \
 	profile-check-build run-profile-check clean help \
 	series series-check series-kernel series-steps run-guest-series series-kunit \
-	run-guest-series-smp4 run-guest-series-smstateen \
+	run-guest-series-smp2 run-guest-series-smp4 run-guest-series-smstateen \
 	perf peer-selftests parity
 
 all: module tools selftests
@@ -273,12 +273,15 @@ SERIES_TESTS := ctr_brstack_test ctr_callstack_test ctr_isolation_test \
 	pmu_freq_test pmu_user_access_test pmu_perf_mmap_test
 export SERIES_TESTS
 SERIES_RUN = $(VM)/run --kernel series --icount --smp 1
-# The series kernel on four harts without -icount (QEMU's -icount can
-# starve a second hart): branch stacks on every hart, across CPU
-# hotplug with recordings open, and call stacks of a task moved from
-# hart to hart (run-guest-series-smp4).
+# The series kernel on more than one hart, without -icount (QEMU's
+# -icount can starve a second hart): branch stacks on every hart, across
+# CPU hotplug with recordings open, system-wide stacks that stay with
+# their tasks, and call stacks of a task moved from hart to hart.  make
+# check runs it on two harts (run-guest-series-smp2); four harts take
+# twice as long on two host cores (run-guest-series-smp4, not in make
+# check).
 SERIES_SMP_TESTS := ctr_hotplug_test ctr_migration_test ctr_syswide_test
-SERIES_SMP_RUN = $(VM)/run --kernel series --smp 4
+SERIES_SMP_RUN = $(VM)/run --kernel series
 
 series: setup
 	@tools/series/mkseries >/dev/null
@@ -319,8 +322,11 @@ series-kunit: series
 run-guest-series:
 	$(call RUN_PASS,series,series kernel run,$(SERIES_RUN),selftests/rvctr/icount/run_tests.sh $(SERIES_TESTS))
 
+run-guest-series-smp2:
+	$(call RUN_PASS,series-smp2,two-hart series kernel run,$(SERIES_SMP_RUN) --smp 2,selftests/rvctr/run_tests.sh $(SERIES_SMP_TESTS))
+
 run-guest-series-smp4:
-	$(call RUN_PASS,series-smp4,four-hart series kernel run,$(SERIES_SMP_RUN),selftests/rvctr/run_tests.sh $(SERIES_SMP_TESTS))
+	$(call RUN_PASS,series-smp4,four-hart series kernel run,$(SERIES_SMP_RUN) --smp 4,selftests/rvctr/run_tests.sh $(SERIES_SMP_TESTS))
 
 # The series kernel on the Smstateen board with the host's OpenSBI 1.5.1,
 # which leaves mstateen0.CTR clear (see the smstateen profile above).
