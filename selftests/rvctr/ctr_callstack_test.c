@@ -145,23 +145,10 @@ static int kernel_has_global_task_data(void)
 static int open_cpu_wide_callstack(struct ct_event *ev)
 {
 	struct perf_event_attr a;
-	long pg = sysconf(_SC_PAGESIZE);
 
 	ct_attr(&a, PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK, 0,
 		PERIOD);
-	memset(ev, 0, sizeof(*ev));
-	ev->fd = syscall(SYS_perf_event_open, &a, -1, 0, -1, 0);
-	if (ev->fd < 0)
-		return -errno;
-	ev->ring_len = (CT_PAGES + 1) * pg;
-	ev->ring = mmap(NULL, ev->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED,
-			ev->fd, 0);
-	if (ev->ring == MAP_FAILED) {
-		close(ev->fd);
-		return -errno;
-	}
-	ev->s = calloc(CT_MAX_SAMPLES, sizeof(*ev->s));
-	return ev->s ? 0 : -ENOMEM;
+	return ct_open_on(ev, &a, -1, 0);
 }
 
 /* The CPU task @pid last ran on (field 39 of /proc/PID/stat), or -1. */

@@ -146,22 +146,9 @@ static void child(int which, int rounds, int done, int hold)
 static int open_cpu_wide(struct ct_event *ev, int cpu, uint64_t bst)
 {
 	struct perf_event_attr a;
-	long pg = sysconf(_SC_PAGESIZE);
 
 	ct_attr(&a, bst, 0, PERIOD);
-	memset(ev, 0, sizeof(*ev));
-	ev->fd = syscall(SYS_perf_event_open, &a, -1, cpu, -1, 0);
-	if (ev->fd < 0)
-		return -errno;
-	ev->ring_len = (CT_PAGES + 1) * pg;
-	ev->ring = mmap(NULL, ev->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED,
-			ev->fd, 0);
-	if (ev->ring == MAP_FAILED) {
-		close(ev->fd);
-		return -errno;
-	}
-	ev->s = calloc(CT_MAX_SAMPLES, sizeof(*ev->s));
-	return ev->s ? 0 : -ENOMEM;
+	return ct_open_on(ev, &a, -1, cpu);
 }
 
 static int online_cpus(int *cpus)

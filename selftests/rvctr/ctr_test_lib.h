@@ -78,13 +78,17 @@ static inline void ct_attr(struct perf_event_attr *a, uint64_t bst,
 	a->exclude_hv = 1;
 }
 
-/* Open @a (as ct_attr() makes it, or changed) on the calling task. */
-static inline int ct_open_attr(struct ct_event *ev, struct perf_event_attr *a)
+/*
+ * Open @a (as ct_attr() makes it, or changed) for @pid on @cpu, as
+ * perf_event_open() takes them, with its ring buffer mapped.
+ */
+static inline int ct_open_on(struct ct_event *ev, struct perf_event_attr *a,
+			     pid_t pid, int cpu)
 {
 	long pg = sysconf(_SC_PAGESIZE);
 
 	memset(ev, 0, sizeof(*ev));
-	ev->fd = syscall(SYS_perf_event_open, a, 0, -1, -1, 0);
+	ev->fd = syscall(SYS_perf_event_open, a, pid, cpu, -1, 0);
 	if (ev->fd < 0)
 		return -errno;
 	ev->ring_len = (CT_PAGES + 1) * pg;
@@ -96,6 +100,12 @@ static inline int ct_open_attr(struct ct_event *ev, struct perf_event_attr *a)
 	}
 	ev->s = calloc(CT_MAX_SAMPLES, sizeof(*ev->s));
 	return ev->s ? 0 : -ENOMEM;
+}
+
+/* Open @a (as ct_attr() makes it, or changed) on the calling task. */
+static inline int ct_open_attr(struct ct_event *ev, struct perf_event_attr *a)
+{
+	return ct_open_on(ev, a, 0, -1);
 }
 
 /* An instructions:u sampler on the calling task, disabled until ct_enable. */
