@@ -203,7 +203,14 @@ static bool ctr_group_conflicts(struct perf_event *event, u64 sctrctl)
 {
 	struct perf_event *leader = event->group_leader, *sibling;
 
-	if (leader != event && leader->pmu == event->pmu &&
+	/*
+	 * A new leader has no siblings yet, and no context either:
+	 * for_each_sibling_event() would assert a lock of a NULL ctx (as in
+	 * arm_pmu's validate_group(), the leader itself returns early).
+	 */
+	if (leader == event)
+		return false;
+	if (leader->pmu == event->pmu &&
 	    has_branch_stack(leader) && ctr_event_sctrctl(leader) != sctrctl)
 		return true;
 	for_each_sibling_event(sibling, leader)
@@ -416,7 +423,8 @@ void riscv_ctr_disable(struct riscv_ctr *ctr)
  */
 void riscv_ctr_pm_exit(struct riscv_ctr *ctr)
 {
-	if (!ctr)
+	/* A hart whose CTR registers trap is left alone (cpu_starting). */
+	if (!ctr || !this_cpu_ptr(ctr->cpu)->ok)
 		return;
 	csr_write(CSR_SCTRCTL, 0);
 	ctr_setup_hart(ctr);
@@ -625,7 +633,18 @@ void riscv_ctr_sched_task(struct riscv_ctr *ctr, void *task_ctx,
  * use, with interrupts off and without a lock.  The static call gives
  * the snapshot no pointer to the backend.
  */
-static DEFINE_PER_CPU(struct riscv_ctr_tmpl, ctr_snap_tmpl);
+/*
+ * What riscv_ctr_snapshot() keeps per hart, without a pointer to the
+ * backend: the record template, and whether the hart's CTR registers
+ * trap (riscv_ctr_cpu_starting()), so that a BPF program there gets no
+ * records instead of an illegal-instruction Oops.
+ */
+struct ctr_snap {
+	struct riscv_ctr_tmpl tmpl;
+	bool off;
+};
+
+static DEFINE_PER_CPU(struct ctr_snap, ctr_snap);
 
 /**
  * riscv_ctr_snapshot - the perf_snapshot_branch_stack static call
@@ -650,8 +669,12 @@ int riscv_ctr_snapshot(struct perf_branch_entry *entries, unsigned int cnt)
 	bool was_frozen;
 
 	local_irq_save(flags);
+	if (this_cpu_ptr(&ctr_snap)->off) {
+		local_irq_restore(flags);
+		return 0;
+	}
 	was_frozen = ctr_freeze();
-	t = this_cpu_ptr(&ctr_snap_tmpl);
+	t = &this_cpu_ptr(&ctr_snap)->tmpl;
 	/* Built while frozen, so its own branches are not recorded. */
 	if (unlikely(t->key != key))
 		riscv_ctr_tmpl_init(t, false, PERF_SAMPLE_BRANCH_KERNEL);
@@ -789,12 +812,18 @@ static bool ctr_hart_accessible(void)
 {
 	unsigned long ok;
 
-	/* A trap at 1 goes on at 2, with ok still 0. */
+	/*
+	 * A trap at 1 or 3 goes on at 2, with ok still 0.  siselect too:
+	 * mstateen0.CSRIND (bit 60) gates it apart from the CTR CSRs
+	 * (Smstateen), and the entries are read through it.
+	 */
 	asm volatile("	li	%0, 0\n"
 		     "1:	csrr	zero, " __stringify(CSR_SCTRDEPTH) "\n"
+		     "3:	csrr	zero, " __stringify(CSR_SISELECT) "\n"
 		     "	li	%0, 1\n"
 		     "2:\n"
 		     _ASM_EXTABLE(1b, 2b)
+		     _ASM_EXTABLE(3b, 2b)
 		     : "=&r" (ok) : : "memory");
 	return ok;
 }
@@ -896,7 +925,8 @@ void riscv_ctr_cpu_starting(struct riscv_ctr *ctr)
 		local_irq_restore(flags);
 		return;
 	}
-	if (!ctr_hart_accessible()) {
+	this_cpu_ptr(&ctr_snap)->off = !ctr_hart_accessible();
+	if (this_cpu_ptr(&ctr_snap)->off) {
 		cc->ok = false;
 		local_irq_restore(flags);
 		pr_warn("cpu%d: CTR CSRs trap: the firmware has not enabled CTR for S-mode (mstateen0.CTR)\n",

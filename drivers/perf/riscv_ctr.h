@@ -16,8 +16,9 @@
  *   probe/remove        riscv_ctr_probe() after its struct pmu is set up
  *                       and before perf_pmu_register(): it sets
  *                       pmu->task_ctx_cache, and returns NULL when the
- *                       harts share no CTR depth, an ERR_PTR() on
- *                       failure; riscv_ctr_remove() after
+ *                       harts share no CTR depth or their CTR registers
+ *                       trap (the firmware left mstateen0.CTR clear),
+ *                       an ERR_PTR() on failure; riscv_ctr_remove() after
  *                       perf_pmu_unregister(), with riscv_ctr_snapshot()
  *                       no longer installed
  *   sysfs               riscv_ctr_caps_group() into pmu->attr_groups; the

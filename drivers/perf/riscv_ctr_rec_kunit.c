@@ -453,7 +453,7 @@ static void riscv_ctr_rec_test_filter_priv(struct kunit *test)
 					    "bst %#llx", bst);
 		}
 	}
-	/* BPFRZ only when asked for (config2 ctr_bpfrz). */
+	/* BPFRZ only when asked for (config3 ctr_bpfrz). */
 	KUNIT_EXPECT_EQ(test, (u64)ctr_filter(BR_U, 0) & SCTL_BPFRZ, 0ULL);
 	KUNIT_EXPECT_EQ(test, (u64)ctr_filter(BR_U, RISCV_CTR_OPT_BPFRZ) & SCTL_BPFRZ,
 			SCTL_BPFRZ);

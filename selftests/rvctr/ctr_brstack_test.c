@@ -152,8 +152,8 @@ TEST(filter_call_and_return)
 /*
  * The default depth: stock perf (6.12) skips stacks of more than 127
  * entries as a "corrupted branch chain" in perf report --branch-history
- * (PERF_MAX_BRANCH_DEPTH).  The board loads the module without ctr_depth,
- * and every test that changes the depth puts it back.
+ * (PERF_MAX_BRANCH_DEPTH).  The driver's default depth must fit; a
+ * test that lowers kernel.perf_event_max_stack puts it back.
  */
 TEST(default_depth_fits_stock_perf)
 {

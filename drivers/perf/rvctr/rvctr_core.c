@@ -306,10 +306,13 @@ static void rvctr_sched_task(struct perf_event_pmu_context *pmu_ctx,
 static int rvctr_validate_group(struct rvctr_pmu *rp, struct perf_event *event)
 {
 	struct perf_event *leader = event->group_leader, *sibling;
-	unsigned int n = 1;
+	unsigned int n = 2;
 
-	if (leader != event && leader->pmu == event->pmu)
-		n++;
+	/* A new leader has no siblings, nor a ctx for_each_sibling_event() asserts. */
+	if (leader == event)
+		return 0;
+	if (leader->pmu != event->pmu)
+		n--;
 	for_each_sibling_event(sibling, leader)
 		if (sibling->pmu == event->pmu)
 			n++;
