@@ -128,18 +128,14 @@ static void ctr_write_entry(unsigned int i, const struct riscv_ctr_raw *e)
 }
 
 /*
- * Set FROZEN and return whether it already was.  Software may set FROZEN
- * to stop recording (CTR v1.0 "Freeze"); csrrs makes read and set one
- * access, so a hardware freeze in between cannot be lost.
- */
-/*
  * Set up a hart without events, once: at probe, when it comes up, after
  * a non-retentive idle state.  sctrdepth is written only here, so the
  * buffer keeps one size for as long as the PMU is there; a guest may
  * not change it (a VS-mode sctrdepth access traps, CTR v1.0).  vsctrctl
- * is zeroed so that nothing is recorded in VS or VU mode: KVM leaves
- * hstateen0.CTR clear, so a guest cannot reach CTR until it supports
- * it, and no guest mode may record into the host's buffer meanwhile.
+ * is zeroed so that nothing is recorded in VS or VU mode.  With
+ * Smstateen, KVM leaves hstateen0.CTR clear, so a guest cannot reach
+ * CTR until KVM supports it; without Smstateen nothing gates a guest's
+ * sctrctl (vsctrctl) and entry accesses, which reach the host's buffer.
  */
 static void ctr_setup_hart(const struct riscv_ctr *ctr)
 {
@@ -149,6 +145,11 @@ static void ctr_setup_hart(const struct riscv_ctr *ctr)
 	ctr_clear();
 }
 
+/*
+ * Set FROZEN and return whether it already was.  Software may set FROZEN
+ * to stop recording (CTR v1.0 "Freeze"); csrrs makes read and set one
+ * access, so a hardware freeze in between cannot be lost.
+ */
 static bool ctr_freeze(void)
 {
 	return csr_read_set(CSR_SCTRSTATUS, SCTRSTATUS_FROZEN) &
