@@ -211,7 +211,7 @@ NODELEG_RUN = $(VM)/run --kernel $(KERNEL) --icount --smp 1
 SMSTATEEN_RUN = $(VM)/run --kernel $(KERNEL) --icount --smp 1 \
 	--cpu-extra smcdeleg=true,ssccfg=true,smstateen=true
 
-# make check runs the Smstateen boards in its other lane.
+# make check runs the Smstateen boards after these, in the same lane.
 guest-test-profiles: all rootfs
 	@rc=0; for t in run-guest-profiles run-guest-smstateen run-guest-smstateen-ctr; do \
 		$(MAKE) --no-print-directory $$t || rc=1; done; exit $$rc
