@@ -205,11 +205,12 @@ static inline const void *mem_record(struct rvctr_reader *r)
 /* The next decompressed record, copied to rec: 1, 0 if none is whole, -1. */
 static int zstd_record(struct rvctr_reader *r)
 {
-	const unsigned char *p = r->z.buf + r->z.head;
 	struct perf_event_header h;
+	const unsigned char *p;
 
 	if (zstd_buf__pending(&r->z) < sizeof(h))
 		return 0;
+	p = r->z.buf + r->z.head;
 	memcpy(&h, p, sizeof(h));
 	if (check_header(r, &h))
 		return -1;
