@@ -185,16 +185,24 @@ static int read_record(struct rvctr_reader *r, struct rvctr_event *ev)
 	return queue_record(r, ev);
 }
 
-/* The next record the queue releases, decoded: 1, 0 (none due), 2 (skip it) or -1. */
+/*
+ * The next record the queue releases, decoded: 1, 0 (none due), 2 (skipped,
+ * its place given back) or -1.
+ */
 static int deliver(struct rvctr_reader *r, struct rvctr_event *ev)
 {
+	struct qrec *q = oe__next(&r->oe);
 	int ret;
 
-	r->cur = oe__next(&r->oe);
-	if (!r->cur)
+	if (!q)
 		return 0;
-	ret = reader__parse_event(r, r->cur->rec, r->cur->size, ev);
-	return ret ? (ret < 0 ? -1 : 2) : 1;
+	r->cur = q;
+	ret = reader__parse_event(r, q->rec, q->size, ev);
+	if (ret <= 0)
+		return ret < 0 ? -1 : 1;
+	oe__release(&r->oe, q);
+	r->cur = NULL;
+	return 2;
 }
 
 int rvctr_reader__next(struct rvctr_reader *r, struct rvctr_event *ev)
