@@ -7,7 +7,8 @@
 #include <rvctr/sink.h>
 
 const struct rvctr_sink_ops *const rvctr_sinks[] = {
-	&rvctr_sink_perf, &rvctr_sink_spe, &rvctr_sink_autofdo, &rvctr_sink_perfscript, NULL,
+	&rvctr_sink_perf, &rvctr_sink_spe, &rvctr_sink_autofdo, &rvctr_sink_perfscript,
+	&rvctr_sink_profgen, NULL,
 };
 
 const struct rvctr_sink_ops *rvctr_sink__find(const char *name)

@@ -100,4 +100,21 @@ else
 		sed 's/^/# /' "$T_LOG" | head
 	fi
 fi
+
+# -f profgen: the AutoFDO text without its address counts, which
+# llvm-profgen --unsymbolized-profile reads, to the same profile
+check "convert to llvm-profgen's unsymbolized profile" \
+	$R convert -f profgen -o "$T_DIR/a.unsym" "$T_DIR/a.data"
+awk 'NR == 1 { n = $1 } NR == n + 2 { m = $1 } NR >= n + 2 && NR <= n + 2 + m { next } 1' \
+	"$T_DIR/a.afdo" >"$T_DIR/a.awk"
+check "the unsymbolized profile is the AutoFDO text less its second section" \
+	cmp "$T_DIR/a.awk" "$T_DIR/a.unsym"
+if [ -z "$PROFGEN" ] || ! [ -s "$T_DIR/g-script.prof" ]; then
+	skip "llvm-profgen: same profile from the unsymbolized profile" "llvm-profgen-19 or perf missing"
+else
+	"$PROFGEN" --format=text --binary="$B" --unsymbolized-profile="$T_DIR/a.unsym" \
+		--output="$T_DIR/g-unsym.prof" >"$T_LOG" 2>&1
+	check "llvm-profgen: same profile from the unsymbolized profile as from perf script text" \
+		cmp "$T_DIR/g-script.prof" "$T_DIR/g-unsym.prof"
+fi
 done_testing

@@ -83,7 +83,7 @@ struct rvctr_sink_ops {
 };
 
 extern const struct rvctr_sink_ops rvctr_sink_perf, rvctr_sink_spe, rvctr_sink_autofdo,
-	rvctr_sink_perfscript;
+	rvctr_sink_perfscript, rvctr_sink_profgen;
 
 /* The format called @name, or NULL; and the list, NULL-terminated. */
 const struct rvctr_sink_ops *rvctr_sink__find(const char *name);
