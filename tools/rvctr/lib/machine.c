@@ -338,6 +338,32 @@ static void module_kallsyms(struct rvctr_machine *m, struct dso_files *d, unsign
 	d->syms.module = d->mod;
 }
 
+/*
+ * A module mapped by its file: the .ko's own symbols, as perf reads them,
+ * when the file there is the recorded one (its build id); its .text at
+ * the map's start.  0 if it was not found or not usable (kallsyms then).
+ */
+static int module_file(struct rvctr_machine *m, struct dso_files *d, unsigned int dso)
+{
+	struct rvctr_symfind find = m->syms_find;
+	const char *name = dso_name(m, dso);
+	unsigned int size;
+	const uint8_t *id = dso_build_id(m, dso, &size);
+	int mismatch;
+
+	if (name[0] != '/' || !strstr(name, ".ko"))
+		return 0;
+	find.kmodule = 1;
+	d->syms_tab = rvctr_symtab__find(&find, name, id, size, &mismatch, d->syms_why,
+					 sizeof(d->syms_why));
+	if (!d->syms_tab)
+		return 0;
+	d->syms.tab = d->syms_tab;
+	d->syms.runtime = 1;
+	d->syms.reloc = d->base;
+	return 1;
+}
+
 /* A vmlinux holds link addresses: relocated by the map's reference symbol. */
 static void relocate_vmlinux(const struct rvctr_machine *m, struct rvctr_dso_file *f)
 {
@@ -359,7 +385,8 @@ static void load_syms(struct rvctr_machine *m, struct dso_files *d, unsigned int
 	d->syms_tried = 1;
 	d->syms = (struct rvctr_dso_file){ .why = d->syms_why };
 	if (d->module) {
-		module_kallsyms(m, d, dso);
+		if (!module_file(m, d, dso))
+			module_kallsyms(m, d, dso);
 		return;
 	}
 	d->syms_tab = rvctr_symtab__find(&m->syms_find, name, id, size, &mismatch, d->syms_why,
