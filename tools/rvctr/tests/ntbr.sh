@@ -480,6 +480,32 @@ test_syswide_perfscript() {
 		{ not_ok "-a perfscript"; sed 's/^/# /' "$T_LOG"; grep -v '^$' "$T_DIR/x.ps" | head -5; }
 }
 
+# ---- merged inputs: each input's records in its own processes ----
+
+# other.data: another recording's pid 100, b2 mapped elsewhere (0x20000),
+# with the record COND to 4 bytes on at b32's address, in no map of its
+# own: undecided, whatever the first input's pid 100 had there
+make_other_input() {
+	local rec
+	rec=$(printf '%x/%x/1/0/1' $b32 $((b32 + 4)))
+	{
+		echo "comm 100 b2"; echo "mmap 100 0x20000 0x1000 0 $T_DIR/b2"; echo "event 1"
+		echo "sample 100 $b32 $rec"
+	} | "$SYNTH" -n "$T_DIR/other.data" &&
+	{
+		echo "comm 100 b"; echo "mmap 100 0x10000 0x1000 0 $T_DIR/b"; echo "event 1"
+		echo "sample 100 $b32 $rec"
+	} | "$SYNTH" -n "$T_DIR/first.data"
+}
+test_merged_own_processes() { # FORMAT [OPTS]
+	# shellcheck disable=SC2086
+	$R convert -f $1 -o "$T_DIR/x.out" "$T_DIR/first.data" "$T_DIR/other.data" 2>"$T_LOG" &&
+		grep -q "other.data: 1 record of ctr_ntbr events was COND .*no mapped binary holds" "$T_LOG" &&
+		! grep -q "first.data: .* record" "$T_LOG" &&
+		ok "-f $1 of two inputs: the second's pid 100 is not the first's (its record undecided)" ||
+		{ not_ok "-f $1 of two inputs: pid 100 carried over"; sed 's/^/# /' "$T_LOG"; }
+}
+
 # ---- filters: samples left out take their undecided records along ----
 
 test_perfscript_pid_refused() {
@@ -728,6 +754,13 @@ if make_syswide; then
 	test_syswide_perfscript
 else
 	not_ok "the -a recording"
+fi
+
+if make_other_input; then
+	test_merged_own_processes spe
+	test_merged_own_processes "perfscript --force"
+else
+	not_ok "the merged recordings"
 fi
 
 make_pids
