@@ -14,7 +14,8 @@
 #    profile-check/rec/*.perf.data) to every format and reports it, with
 #    both builds, without options and with OPTS (e.g. "--symfs DIR").
 # -n skips the tests.  Prints one line per difference and a summary; exits 1 on any.  -k keeps
-# the work directory.  Use one TESTS with both builds (an old build with a
+# the work directory.  BUILD (default: this tree's build/) has the tests'
+# synth-perf.  Use one TESTS with both builds (an old build with a
 # new test would differ by design).  Not a test itself (not executable).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,6 +35,8 @@ done
 shift $((OPTIND - 1))
 [ $# -ge 2 ] || { sed -n '3,19p' "$0"; exit 2; }
 old=$(readlink -f "$1") new=$(readlink -f "$2")
+# the tests' helpers (synth-perf): BUILD, else this tree's build/
+build=${BUILD:-$(git -C "$here" rev-parse --show-toplevel 2>/dev/null)/build}
 shift 2
 work=$(mktemp -d /tmp/rvctr-cmp.XXXXXX)
 if [ "$keep" = 1 ]; then echo "# work directory: $work"; else trap 'rm -rf "$work"' EXIT; fi
@@ -74,7 +77,7 @@ run_tests() {	# SIDE BUILD
 	for s in "$tests"/*.sh; do
 		[ -x "$s" ] || continue
 		CAP=$work/$1/cap REAL=$2 SIDE=$work/$1 RVCTR=$work/wrap TMPDIR=$work/$1/tmp \
-			BUILD=${BUILD:-$here/../../../build} "$s" >"$work/$1/$(basename "$s").tap" 2>&1
+			BUILD=$build "$s" >"$work/$1/$(basename "$s").tap" 2>&1
 	done
 }
 
