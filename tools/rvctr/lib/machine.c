@@ -398,6 +398,10 @@ static void load_syms(struct rvctr_machine *m, struct dso_files *d, unsigned int
 		relocate_vmlinux(m, &d->syms);
 }
 
+/*
+ * The strings of a binary's files are in its entry, which moves when
+ * dsos[] grows: they are pointed at when the file is handed out.
+ */
 const struct rvctr_dso_file *rvctr_machine__syms(struct rvctr_machine *m, unsigned int dso)
 {
 	struct dso_files *d = dso_files(m, dso);
@@ -406,16 +410,9 @@ const struct rvctr_dso_file *rvctr_machine__syms(struct rvctr_machine *m, unsign
 		return NULL;
 	if (!d->syms_tried)
 		load_syms(m, d, dso);
+	d->syms.why = d->syms_why;
+	d->syms.module = d->syms.module ? d->mod : NULL;
 	return &d->syms;
-}
-
-const struct rvctr_dso_file *rvctr_machine__loaded_syms(const struct rvctr_machine *m,
-							unsigned int dso)
-{
-	const struct dso_files *d = dso == RVCTR_KERNEL_DSO ? &m->kernel :
-				    dso < m->nr_dsos ? &m->dsos[dso] : NULL;
-
-	return d && d->syms_tried ? &d->syms : NULL;
 }
 
 static void hex(char *out, const uint8_t *id, unsigned int len)
@@ -519,6 +516,7 @@ const struct rvctr_dso_file *rvctr_machine__code(struct rvctr_machine *m, unsign
 		return NULL;
 	if (!d->code_tried)
 		load_code(m, d, dso);
+	d->code.why = d->code_why;
 	return &d->code;
 }
 

@@ -85,12 +85,10 @@ struct rvctr_dso_file {
  * to where it ran, kallsyms, a module's .ko relocated to its base, else
  * kallsyms' symbols of the module.  Code: the binary itself, the
  * kernel's only from --vmlinux, and checked more strictly (rvctr/insn.h).
+ * Valid until the next call of either.
  */
 const struct rvctr_dso_file *rvctr_machine__syms(struct rvctr_machine *m, unsigned int dso);
 const struct rvctr_dso_file *rvctr_machine__code(struct rvctr_machine *m, unsigned int dso);
-/* The loaded symbols of binary @dso, without loading: NULL if none. */
-const struct rvctr_dso_file *rvctr_machine__loaded_syms(const struct rvctr_machine *m,
-							unsigned int dso);
 /*
  * The address @f's table has for runtime address @addr in @map (map,
  * file offset, PT_LOAD, ELF virtual address; or less reloc): 0, or -1
