@@ -5,18 +5,19 @@
 #   bash compare-outputs.sh [-t TESTS | -n] [-x OPTS] [-k] OLD NEW [RECORDING...]
 #
 # 1. Runs the shell tests of TESTS (a tests/ directory; default this one)
-#    once with OLD, once with NEW, through a wrapper that keeps, for every
-#    `rvctr convert` and `rvctr report`, its status, stdout, stderr and
-#    -o file: every recording the tests make goes through both builds.
-#    A run is named by its arguments (temporary names made alike) and how
-#    many times they came.
+#    with OLD as $RVCTR, through a wrapper that runs every `rvctr convert`
+#    and `rvctr report` twice on the same inputs and arguments, NEW first
+#    (the output file's earlier state put back after it), then OLD for the
+#    test, and keeps both runs' status, stdout, stderr and output file:
+#    every recording the tests make, even one made anew each time (perf
+#    record, a program run under qemu), goes through both builds.
 # 2. Converts each RECORDING (perf.data, e.g. profile-check's build/
 #    profile-check/rec/*.perf.data) to every format and reports it, with
 #    both builds, without options and with OPTS (e.g. "--symfs DIR").
-# -n skips the tests.  Prints one line per difference and a summary; exits 1 on any.  -k keeps
-# the work directory.  BUILD (default: this tree's build/) has the tests'
-# synth-perf.  Use one TESTS with both builds (an old build with a
-# new test would differ by design).  Not a test itself (not executable).
+# -n skips the tests.  Prints one line per difference and a summary;
+# exits 1 on any.  -k keeps the work directory.  BUILD (default: this
+# tree's build/) has the tests' synth-perf.  Run a copy when editing this
+# file meanwhile (bash reads it as it goes).  Not a test (not executable).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 tests=$here
@@ -33,59 +34,65 @@ while getopts t:x:kn o; do
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 2 ] || { sed -n '3,19p' "$0"; exit 2; }
+[ $# -ge 2 ] || { sed -n '3,20p' "$0"; exit 2; }
 old=$(readlink -f "$1") new=$(readlink -f "$2")
-# the tests' helpers (synth-perf): BUILD, else this tree's build/
-build=${BUILD:-$(git -C "$here" rev-parse --show-toplevel 2>/dev/null)/build}
 shift 2
+build=${BUILD:-$(git -C "$here" rev-parse --show-toplevel 2>/dev/null)/build}
 work=$(mktemp -d /tmp/rvctr-cmp.XXXXXX)
 if [ "$keep" = 1 ]; then echo "# work directory: $work"; else trap 'rm -rf "$work"' EXIT; fi
 
-# The wrapper the tests run as $RVCTR: REAL is the build, CAP where it
-# keeps, SIDE the side's directory (made alike in the key).
+# The wrapper the tests run as $RVCTR: OLD and NEW the builds, CAP where
+# it keeps RUN.{old,new}.{out,err,rc,file} and RUN.args.
 cat >"$work/wrap" <<'EOF'
 #!/usr/bin/env bash
-case ${1:-} in convert|report) ;; *) exec "$REAL" "$@" ;; esac
-key=$(printf '%s\n' "$@" | LC_ALL=C sed -E -e "s#$SIDE#SIDE#g" \
-	-e 's#(rvctr-test|tmp)\.[A-Za-z0-9]{6}#\1.XXXXXX#g' | md5sum | cut -c1-16)
+case ${1:-} in convert|report) ;; *) exec "$OLD" "$@" ;; esac
 exec 9>>"$CAP/lock"
 flock 9
-n=$(($(cat "$CAP/$key.n" 2>/dev/null || echo 0) + 1))
-echo $n >"$CAP/$key.n"
+n=$(($(cat "$CAP/n" 2>/dev/null || echo 0) + 1))
+echo $n >"$CAP/n"
 flock -u 9
 exec 9>&-
-id=$CAP/$key.$n
+id=$CAP/$(printf %05d $n)
 printf '%s\n' "$@" >"$id.args"
-"$REAL" "$@" >"$id.out" 2>"$id.err"
-rc=$?
-echo $rc >"$id.rc"
-cat "$id.out"
-cat "$id.err" >&2
-prev=
+out= stdin= prev=
 for a in "$@"; do
-	case $prev in -o|--output) [ -f "$a" ] && cp "$a" "$id.file" ;; esac
-	case $a in --output=*) [ -f "${a#--output=}" ] && cp "${a#--output=}" "$id.file" ;; esac
+	case $prev in
+	-o|--output) out=$a ;;
+	*) [ "$a" = - ] && stdin=1 ;;
+	esac
 	prev=$a
 done
+[ "$out" = - ] && out=
+# a FIFO, device or directory (input or output) cannot be run twice
+for a in "$@" "$out"; do
+	if [ -e "$a" ] && [ ! -f "$a" ] && [ ! -d "$a" ] || { [ -n "$out" ] && [ -d "$out" ]; }; then
+		: >"$id.unpaired"
+		exec "$OLD" "$@"
+	fi
+done
+if [ -n "$stdin" ]; then cat >"$id.stdin"; else : >"$id.stdin"; fi
+# NEW, then the output's earlier state (a regular file or none) back
+if [ -n "$out" ]; then
+	for f in "$out" "$out.old"; do [ -f "$f" ] && cp -p "$f" "$id.prior${f#"$out"}"; done
+fi
+"$NEW" "$@" <"$id.stdin" >"$id.new.out" 2>"$id.new.err"
+echo $? >"$id.new.rc"
+if [ -n "$out" ]; then
+	[ -f "$out" ] && cp "$out" "$id.new.file"
+	for f in "$out" "$out.old"; do
+		[ -f "$f" ] && rm -f "$f"
+		[ -e "$id.prior${f#"$out"}" ] && mv "$id.prior${f#"$out"}" "$f"
+	done
+fi
+"$OLD" "$@" <"$id.stdin" >"$id.old.out" 2>"$id.old.err"
+rc=$?
+echo $rc >"$id.old.rc"
+[ -n "$out" ] && [ -f "$out" ] && cp "$out" "$id.old.file"
+cat "$id.old.out"
+cat "$id.old.err" >&2
 exit $rc
 EOF
 chmod +x "$work/wrap"
-
-run_tests() {	# SIDE BUILD
-	local s
-	mkdir -p "$work/$1/cap" "$work/$1/tmp"
-	for s in "$tests"/*.sh; do
-		[ -x "$s" ] || continue
-		CAP=$work/$1/cap REAL=$2 SIDE=$work/$1 RVCTR=$work/wrap TMPDIR=$work/$1/tmp \
-			BUILD=$build "$s" >"$work/$1/$(basename "$s").tap" 2>&1
-	done
-}
-
-# Temporary names (same length on both sides: binary outputs keep offsets)
-normalize() {
-	LC_ALL=C sed -E -e "s#$work/(old|new)/#$work/side/#g" \
-		-e 's#(rvctr-test|tmp)\.[A-Za-z0-9]{6}#\1.XXXXXX#g' "$1"
-}
 
 diffs=0
 differ() {
@@ -93,61 +100,66 @@ differ() {
 	diffs=$((diffs + 1))
 }
 
-compare_dir() {	# WHAT OLD_DIR NEW_DIR
-	local f b n=0
-	for f in "$2"/*; do
-		b=${f##*/}
-		[ -e "$f" ] && [ "$b" != lock ] || continue
+# compare_runs DIR: each run's old and new results
+compare_runs() {
+	local a id x n=0
+	for a in "$1"/*.args; do
+		id=${a%.args}
+		[ -e "$id.unpaired" ] && continue
 		n=$((n + 1))
-		if [ ! -e "$3/$b" ]; then
-			differ "$1 $b: only with the old build"
-		elif ! cmp -s <(normalize "$f") <(normalize "$3/$b"); then
-			differ "$1 $b ($(head -5 "$2/${b%.*}.args" 2>/dev/null | xargs))"
-		fi
+		for x in out err rc file; do
+			[ -e "$id.old.$x" ] || [ -e "$id.new.$x" ] || continue
+			cmp -s "$id.old.$x" "$id.new.$x" ||
+				differ "${id##*/}.$x ($(head -6 "$a" | xargs))"
+		done
 	done
-	for f in "$3"/*; do
-		[ -e "$2/${f##*/}" ] || differ "$1 ${f##*/}: only with the new build"
-	done
-	echo "# $1: $n files compared"
+	echo "# $n convert/report runs compared ($(ls "$1" | grep -c '\.unpaired$') of them" \
+		"run with OLD only: a FIFO or device)"
 }
 
 if [ -z "$no_tests" ]; then
-	run_tests old "$old"
-	run_tests new "$new"
-	compare_dir tests "$work/old/cap" "$work/new/cap"
-	echo "# tests: $(ls "$work/old/cap" | grep -c '\.args$') convert/report runs"
-	for t in "$work"/old/*.tap; do
-		echo "# $(basename "$t" .tap): old build $(grep -c '^not ok' "$t") not ok," \
-			"new build $(grep -c '^not ok' "$work/new/${t##*/}") not ok"
+	mkdir -p "$work/cap" "$work/tmp"
+	for s in "$tests"/*.sh; do
+		[ -x "$s" ] || continue
+		LSAN_OPTIONS=suppressions=$tests/lsan.supp CAP=$work/cap OLD=$old NEW=$new \
+			RVCTR=$work/wrap TMPDIR=$work/tmp BUILD=$build "$s" \
+			>"$work/$(basename "$s").tap" 2>&1
+		echo "# $(basename "$s"): $(grep -c '^ok' "$work/$(basename "$s").tap") ok," \
+			"$(grep -c '^not ok' "$work/$(basename "$s").tap") not ok (with OLD)"
 	done
+	compare_runs "$work/cap"
 fi
 
 # convert_all BUILD DIR N RECORDING [OPTS...]: every format and report
 convert_all() {
 	local b=$1 d=$2 i=$3 rec=$4 f
 	shift 4
-	mkdir -p "$d"
 	for f in perf spe autofdo perfscript; do
-		"$b" convert "$@" -f $f -o "$d/$i.$f" "$rec" >"$d/$i.$f.out" 2>"$d/$i.$f.err"
-		echo $? >"$d/$i.$f.rc"
+		"$b" convert "$@" -f $f -o "$d.$f.file" "$rec" >"$d.$f.out" 2>"$d.$f.err"
+		echo $? >"$d.$f.rc"
 	done
-	"$b" report "$@" "$rec" >"$d/$i.report.out" 2>"$d/$i.report.err"
-	echo $? >"$d/$i.report.rc"
+	"$b" report "$@" "$rec" >"$d.report.out" 2>"$d.report.err"
+	echo $? >"$d.report.rc"
 }
 
 i=0
+mkdir -p "$work/rec"
 for rec in "$@"; do
 	i=$((i + 1))
-	convert_all "$old" "$work/rec/old" $i "$rec"
-	convert_all "$new" "$work/rec/new" $i "$rec"
-	if [ -n "$opts" ]; then
-		# shellcheck disable=SC2086
-		convert_all "$old" "$work/rec/old" $i.x "$rec" $opts
-		# shellcheck disable=SC2086
-		convert_all "$new" "$work/rec/new" $i.x "$rec" $opts
-	fi
+	for x in "" $([ -n "$opts" ] && echo x); do
+		# shellcheck disable=SC2046,SC2086
+		convert_all "$old" "$work/rec/$i$x.old" $i "$rec" $([ -n "$x" ] && echo $opts)
+		# shellcheck disable=SC2046,SC2086
+		convert_all "$new" "$work/rec/$i$x.new" $i "$rec" $([ -n "$x" ] && echo $opts)
+	done
 	echo "# recording $i: $rec"
 done
-[ $# -gt 0 ] && compare_dir recordings "$work/rec/old" "$work/rec/new"
+n=0
+for f in "$work"/rec/*.old.*; do
+	[ -e "$f" ] || continue
+	n=$((n + 1))
+	cmp -s "$f" "${f/.old./.new.}" || differ "recording ${f##*/}"
+done
+[ $# -gt 0 ] && echo "# recordings: $n results compared"
 echo "# $diffs difference(s)"
 [ $diffs -eq 0 ]
