@@ -76,6 +76,12 @@ static struct rvctr_sink *afdo_open(const struct rvctr_sink_info *info, char *er
 	struct afdo_sink *a = calloc(1, sizeof(*a));
 	int fd = info->out ? rvctr_output__fd(info->out) : -1;
 
+	if (!info->machine) {
+		/* where records are, and the binaries' files, are the machine's */
+		snprintf(err, errlen, "autofdo: no machine (rvctr_sink_info.machine)");
+		free(a);
+		return NULL;
+	}
 	if (a)
 		a->fd = -1;
 	if (!a || !(a->path = strdup(info->path)) ||
