@@ -10,6 +10,8 @@
 
 #include <rvctr/brstack.h>
 #include <rvctr/ctr.h>
+#include <rvctr/machine.h>
+#include <rvctr/ntbr.h>
 #include <rvctr/output.h>
 #include <rvctr/sink.h>
 #include <riscv_ctr_rec.h>
@@ -81,26 +83,18 @@ struct convert {
 					 * tells ctr_ntbr records apart */
 	int force, progress;
 	const char *path;		/* the input being converted */
-	struct source_scope scope;	/* what of a sample the output shows */
-	/*
-	 * ctr_ntbr records left undecided, by the part of the output they
-	 * can change (rvctr_sink__part()), and all of them: how many, in
-	 * how many inputs, the input of the first and why it was not decided
-	 */
-	struct undecided {
-		uint64_t n;
-		unsigned int inputs;
-		const char *path, *last;
-		char *why;
-	} *und, und_all;
-	unsigned int nr_und;
-	int und_oom;
+	struct rvctr_machine *machine;	/* the inputs' processes, maps, binaries */
+	struct rvctr_ntbr *ntbr;	/* tells ctr_ntbr's not-taken records apart */
 	int halted;			/* refused already: nothing more is written */
 	uint64_t samples, no_branches;
 	struct perf_branch_entry taken[RVCTR_MAX_BRANCHES];
 	char err[512];
 };
 
+/*
+ * The machine (its binaries' symbols of the output's arch), the sink fed
+ * after it, and the not-taken classifier for what the sink shows.
+ */
 static int open_sink(struct convert *c, const struct rvctr_reader *r)
 {
 	struct rvctr_sink_info info = {
@@ -110,15 +104,27 @@ static int open_sink(struct convert *c, const struct rvctr_reader *r)
 		.attr_name = r ? rvctr_reader__attr_name(r, 0) : NULL,
 		.arch = c->arch,
 		.binary = c->binary,
-		.find = &c->find,
 		.local_build_ids = !r,
 		.filtered = filter__active(c->filter),
 	};
 
 	if (!info.arch)
 		info.arch = r && rvctr_reader__arch(r) ? rvctr_reader__arch(r) : "riscv64";
+	c->find.machine = rvctr_symtab__arch_machine(info.arch);
+	c->machine = rvctr_machine__new(&c->find, &c->code);
+	if (!c->machine) {
+		snprintf(c->err, sizeof(c->err), "out of memory");
+		return -1;
+	}
+	info.machine = c->machine;
 	c->sink = rvctr_sink__open(c->ops, &info, c->err, sizeof(c->err));
-	return c->sink ? 0 : -1;
+	if (!c->sink)
+		return -1;
+	c->ntbr = rvctr_ntbr__new(c->machine, c->sink);
+	if (c->ntbr)
+		return 0;
+	snprintf(c->err, sizeof(c->err), "out of memory");
+	return -1;
 }
 
 /*
@@ -129,7 +135,7 @@ static int open_sink(struct convert *c, const struct rvctr_reader *r)
  * ctr_ntbr alone adds not-taken records to a complete trace: they are
  * dropped exactly when the binaries tell each COND to 4 bytes on apart,
  * so such a recording is refused only when a record that stays ambiguous
- * can change what the output shows (check_undecided()).
+ * can change what the output shows (rvctr_ntbr__check()).
  */
 static int check_ranges(struct convert *c, const char *path, const struct rvctr_reader *r)
 {
@@ -176,107 +182,6 @@ static int check_snapshot_ctl(struct convert *c, const char *path, uint64_t ctl,
 	return 0;
 }
 
-/* Which part of the output a record's end goes to (source_scope). */
-static int scope_part(void *arg, uint32_t pid, uint64_t addr, uint64_t *start, uint64_t *len)
-{
-	struct convert *c = arg;
-
-	return rvctr_sink__part(c->sink, pid, addr, start, len);
-}
-
-static void count_undecided(struct convert *c, struct undecided *u, const char *why)
-{
-	if (!u->n) {
-		u->path = c->path;
-		u->why = strdup(why);
-		if (!u->why)
-			c->und_oom = 1;
-	}
-	if (u->last != c->path)
-		u->inputs++;
-	u->last = c->path;
-	u->n++;
-}
-
-/* A ctr_ntbr record left undecided that can change @parts of the output. */
-static void note_undecided(void *arg, const int *parts, unsigned int nr, const char *why)
-{
-	struct convert *c = arg;
-	struct undecided *u;
-	unsigned int i;
-
-	count_undecided(c, &c->und_all, why);
-	for (i = 0; i < nr; i++) {
-		if ((unsigned int)parts[i] >= c->nr_und) {
-			unsigned int n = parts[i] + 16;
-
-			u = realloc(c->und, n * sizeof(*u));
-			if (!u) {
-				c->und_oom = 1;
-				return;
-			}
-			memset(u + c->nr_und, 0, (n - c->nr_und) * sizeof(*u));
-			c->und = u;
-			c->nr_und = n;
-		}
-		count_undecided(c, &c->und[parts[i]], why);
-	}
-}
-
-/*
- * The ctr_ntbr records left undecided in what the output shows: a range
- * output is refused for them (-1), unless --force; else a warning (an
- * output that shows every record warns for each input, see
- * convert_one()).  Records the output does not show are no reason:
- * autofdo's profile is of one binary, and samples filtered out are not
- * looked at.  When no part has anything to write (autofdo: no binary -b
- * allows has a taken branch), any of them might have made one.
- */
-static int check_undecided(struct convert *c)
-{
-	const char *name;
-	struct undecided *u;
-	char where[160] = "";
-	int part;
-
-	if (c->und_oom) {
-		snprintf(c->err, sizeof(c->err), "out of memory");
-		return -1;
-	}
-	if (!c->und_all.n)
-		return 0;
-	part = rvctr_sink__output_part(c->sink, &name);
-	if (part < 0)
-		u = &c->und_all;
-	else if ((unsigned int)part < c->nr_und && c->und[part].n)
-		u = &c->und[part];
-	else
-		return 0;
-	if (u->inputs > 1)
-		snprintf(where, sizeof(where), " (in %u inputs, the first in %s)", u->inputs,
-			 u->path);
-	if (c->ops->ranges && !c->force) {
-		snprintf(c->err, sizeof(c->err), "%s%sno %s output: %s recorded with not-taken "
-			 "branches (ctr_ntbr), and %llu record%s COND to 4 bytes on%s%s%s could not "
-			 "be told from a taken compressed branch by their instruction (%s) (--force "
-			 "converts %s anyway, taking such records as not taken)",
-			 u->inputs > 1 ? "" : u->path, u->inputs > 1 ? "" : ": ", c->ops->name,
-			 u->inputs > 1 ? "they were" : "it was", (unsigned long long)u->n,
-			 u->n == 1 ? "" : "s", name ? " in the profile of " : "", name ? name : "",
-			 where, u->why, u->inputs > 1 ? "them" : "it");
-		return -1;
-	}
-	if (!c->ops->part)
-		return 0;	/* warned for each input */
-	fprintf(stderr, "rvctr: warning: %s%s%llu record%s of ctr_ntbr events%s%s%s %s COND to 4 "
-		"bytes on and taken as not taken, undecided by their instruction (%s); a taken "
-		"compressed branch over one 16-bit instruction looks the same, so some may "
-		"have been taken\n", u->inputs > 1 ? "" : u->path, u->inputs > 1 ? "" : ": ",
-		(unsigned long long)u->n, u->n == 1 ? "" : "s", name ? " in the profile of " : "",
-		name ? name : "", where, u->n == 1 ? "was" : "were", u->why);
-	return 0;
-}
-
 /*
  * Not-taken records are no taken branches: outputs of taken branches
  * (ranges, SPE-like samples) never get them.  perf.data output keeps
@@ -288,8 +193,9 @@ static void drop_not_taken(struct convert *c, struct source *src, struct rvctr_s
 {
 	if (!c->ops->ranges && !c->ops->taken_only)
 		return;
-	source__drop_not_taken(src, s, c->taken, &c->scope);
-	if (c->ops->ranges && !c->force && !c->ops->output_part && c->nr_und && c->und[0].n)
+	source__drop_not_taken(src, s, c->ntbr, c->taken);
+	if (c->ops->ranges && !c->force && !c->ops->output_part &&
+	    rvctr_ntbr__undecided(c->ntbr, 0))
 		c->halted = 1;
 }
 
@@ -314,74 +220,109 @@ static int emit(void *arg, const struct rvctr_event *ev)
 	return rvctr_sink__event(c->sink, ev);
 }
 
+/*
+ * Input @path starts: the first opens the output; another is a recording
+ * whose pids, maps and build ids are its own.  0, -1 with c->err, or 1
+ * when the sink failed (its err).
+ */
+static int start_input(struct convert *c, const char *path, const struct rvctr_reader *r)
+{
+	unsigned int i;
+
+	c->path = path;
+	if (r && c->ops->ranges && check_ranges(c, path, r))
+		return -1;
+	if (!c->sink) {
+		if (open_sink(c, r))
+			return -1;
+	} else {
+		rvctr_machine__input(c->machine);
+		if (rvctr_sink__input(c->sink))
+			return 1;
+	}
+	rvctr_ntbr__input(c->ntbr, path);
+	if (c->pids && pidmap__input(c->pids, path, emit, c))
+		return 1;
+	rvctr_machine__set_arch(c->machine, r ? rvctr_reader__arch(r) : NULL);
+	for (i = 0; r && i < rvctr_reader__nr_build_ids(r); i++) {
+		if (rvctr_machine__build_id(c->machine, rvctr_reader__build_id(r, i))) {
+			snprintf(c->err, sizeof(c->err), "out of memory");
+			return -1;
+		}
+		if (c->ops->build_id && c->ops->build_id(c->sink, rvctr_reader__build_id(r, i)))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * One event: to the machine first, then (a sample kept by the filters,
+ * its not-taken records dropped) to the sink.  0, -1 with c->err, or 1
+ * when the sink failed.
+ */
+static int convert_event(struct convert *c, struct source *src, struct rvctr_event *ev,
+			 struct progress *p, int *warned)
+{
+	if (rvctr_machine__event(c->machine, ev) > 0)
+		fprintf(stderr, "rvctr: warning: %s: some maps were not kept (too many maps or "
+			"binaries, or out of memory): samples and branches in them are not "
+			"placed\n", c->path);
+	if (ev->type == PERF_RECORD_SAMPLE) {
+		if (!source__reader(src) && c->ops->ranges &&
+		    check_snapshot_ctl(c, c->path, source__snapshot_ctl(src), warned))
+			return -1;
+		if (!filter__keep(c->filter, c->machine, &ev->sample))
+			return 0;
+		c->samples++;
+		c->no_branches += !ev->sample.nr_branches;
+		drop_not_taken(c, src, &ev->sample);
+		if (!(c->samples & 0xfff))
+			progress__update(p, source__progress(src));
+	}
+	if (c->halted)
+		return 0;
+	return (c->pids ? pidmap__event(c->pids, ev, emit, c) : emit(c, ev)) ? 1 : 0;
+}
+
+/* The end of an input: what the reader and the classifier have to say of it. */
+static void finish_input(struct convert *c, struct source *src, const char *path,
+			 struct progress *p)
+{
+	progress__done(p);
+	print_warnings(path, source__reader(src));
+	/* an output that shows every record: the undecided ones of this input */
+	if (!c->ops->part && !(c->ops->ranges && !c->force))
+		rvctr_ntbr__warn_input(c->ntbr);
+}
+
 static int convert_one(struct convert *c, const char *path)
 {
 	struct source *src = source__open(path, &c->so, c->err, sizeof(c->err));
-	const struct rvctr_reader *r;
 	struct rvctr_event ev;
 	struct progress p;
-	int ret, warned = 0, snap_ranges;
-	unsigned int i;
+	int ret, next = 0, warned = 0;
 
 	if (!src)
 		return -1;
-	c->path = path;
-	r = source__reader(src);
-	if (r && c->ops->ranges && check_ranges(c, path, r))
-		goto fail;
-	if (c->sink) {
-		/* another recording: its pids and maps are its own */
-		filter__input(c->filter);
-		if (rvctr_sink__input(c->sink))
-			goto sink_failed;
-	} else if (open_sink(c, r)) {
-		goto fail;
-	}
-	if (c->pids && pidmap__input(c->pids, path, emit, c))
-		goto sink_failed;
-	for (i = 0; r && c->ops->build_id && i < rvctr_reader__nr_build_ids(r); i++)
-		if (c->ops->build_id(c->sink, rvctr_reader__build_id(r, i)))
-			goto sink_failed;
-	snap_ranges = !r && c->ops->ranges;
-	progress__init(&p, "converting", c->progress);
-	while ((ret = source__next(src, &ev)) > 0) {
-		filter__event(c->filter, &ev);
-		if (ev.type == PERF_RECORD_SAMPLE && snap_ranges &&
-		    check_snapshot_ctl(c, path, source__snapshot_ctl(src), &warned))
-			goto fail;
-		if (ev.type == PERF_RECORD_SAMPLE) {
-			if (!filter__keep(c->filter, &ev.sample))
-				continue;
-			c->samples++;
-			c->no_branches += !ev.sample.nr_branches;
-			drop_not_taken(c, src, &ev.sample);
-			if (!(c->samples & 0xfff))
-				progress__update(&p, source__progress(src));
-		}
-		if (c->halted)
-			continue;
-		if (c->pids ? pidmap__event(c->pids, &ev, emit, c) : emit(c, &ev))
-			goto sink_failed;
-	}
+	ret = start_input(c, path, source__reader(src));
+	if (!ret)
+		progress__init(&p, "converting", c->progress);
+	while (!ret && (next = source__next(src, &ev)) > 0)
+		ret = convert_event(c, src, &ev, &p, &warned);
 	/* records held back for their process's pid end with their input */
-	if (ret >= 0 && c->pids && pidmap__flush(c->pids, emit, c))
-		goto sink_failed;
-	progress__done(&p);
-	print_warnings(path, r);
-	/* an output that shows every record: the undecided ones of this input */
-	if (!c->ops->part && !(c->ops->ranges && !c->force))
-		source__warn_ambiguous(src, path);
-	if (ret < 0) {
+	if (!ret && next >= 0 && c->pids && pidmap__flush(c->pids, emit, c))
+		ret = 1;
+	if (ret > 0)
+		snprintf(c->err, sizeof(c->err), "%s",
+			 c->sink->err[0] ? c->sink->err : "out of memory");
+	if (!ret)
+		finish_input(c, src, path, &p);
+	if (!ret && next < 0) {
 		snprintf(c->err, sizeof(c->err), "%s: %s", path, source__error(src));
-		goto fail;
+		ret = -1;
 	}
 	source__close(src);
-	return 0;
-sink_failed:
-	snprintf(c->err, sizeof(c->err), "%s", c->sink->err[0] ? c->sink->err : "out of memory");
-fail:
-	source__close(src);
-	return -1;
+	return ret ? -1 : 0;
 }
 
 static int run(struct convert *c, char **inputs, unsigned int nr)
@@ -390,10 +331,12 @@ static int run(struct convert *c, char **inputs, unsigned int nr)
 
 	/*
 	 * perf.data output holds one pid namespace: the processes of several
-	 * recordings that share a pid are kept apart (pidmap.h).  The range
-	 * outputs keep each input's processes apart themselves (sink input()).
+	 * recordings that share a pid are kept apart (pidmap.h), renumbered
+	 * between the machine and the sink: the machine sees each input's
+	 * own pids (rvctr/machine.h).  The other outputs keep each input's
+	 * processes apart themselves (sink input()).
 	 */
-	if (nr > 1 && !c->ops->input) {
+	if (nr > 1 && c->ops->merge_pids) {
 		c->pids = pidmap__new();
 		if (!c->pids)
 			return error("out of memory");
@@ -409,7 +352,7 @@ static int run(struct convert *c, char **inputs, unsigned int nr)
 	for (i = 0; i < nr; i++)
 		if (convert_one(c, inputs[i]))
 			goto fail;
-	if (check_undecided(c))
+	if (rvctr_ntbr__check(c->ntbr, c->sink, c->force, c->err, sizeof(c->err)))
 		goto fail;
 	if (rvctr_sink__close(c->sink, c->err, sizeof(c->err))) {
 		c->sink = NULL;
@@ -536,15 +479,9 @@ int cmd_convert(int argc, char **argv)
 		filter__delete(c.filter);
 		return error("%s", c.err);
 	}
-	c.so.find = &c.code;
-	/* perf.data output keeps every record: no binary is read to decide */
-	c.so.keep_not_taken = !c.ops->ranges && !c.ops->taken_only;
-	c.scope = (struct source_scope){ c.ops->part ? scope_part : NULL, note_undecided, &c };
 	ret = run(&c, inputs, nr);
-	while (c.nr_und--)
-		free(c.und[c.nr_und].why);
-	free(c.und);
-	free(c.und_all.why);
+	rvctr_ntbr__delete(c.ntbr);
+	rvctr_machine__delete(c.machine);
 	pidmap__delete(c.pids);
 	free(c.binary);
 	filter__delete(c.filter);

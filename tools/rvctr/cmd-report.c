@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rvctr/machine.h>
+#include <rvctr/ntbr.h>
 #include <rvctr/report.h>
 #include "builtin.h"
 #include "filter.h"
@@ -35,22 +37,46 @@ static const char report_usage[] =
 	"      --progress       show progress even when stderr is not a terminal\n"
 	"  -h, --help           this text\n";
 
+/* Where report's inputs go: the machine, what tells not-taken records apart, the tables. */
+struct report_ctx {
+	struct rvctr_machine *machine;
+	struct rvctr_ntbr *ntbr;
+	struct rvctr_report *report;
+	struct filter *filter;
+};
+
 /* The recording's arch and build ids, so symbols come from the right files. */
-static int describe_files(struct rvctr_report *r, const struct rvctr_reader *rd)
+static int describe_files(struct rvctr_machine *m, const struct rvctr_reader *rd)
 {
 	unsigned int i;
 
-	rvctr_report__set_arch(r, rd ? rvctr_reader__arch(rd) : "riscv64");
+	rvctr_machine__set_arch(m, rd ? rvctr_reader__arch(rd) : "riscv64");
 	for (i = 0; rd && i < rvctr_reader__nr_build_ids(rd); i++)
-		if (rvctr_report__build_id(r, rvctr_reader__build_id(rd, i)))
+		if (rvctr_machine__build_id(m, rvctr_reader__build_id(rd, i)))
 			return -1;
 	return 0;
 }
 
-static int report_one(struct rvctr_report *r, const char *path, const struct source_opts *so,
-		      struct filter *f, int force)
+/* One event: the machine's, and a sample kept to the tables.  0, or -1 out of memory. */
+static int report_event(struct report_ctx *x, struct source *src, struct rvctr_event *ev,
+			const char *path)
 {
 	static struct perf_branch_entry taken[RVCTR_MAX_BRANCHES];
+	struct rvctr_sample *smp = &ev->sample;
+
+	if (rvctr_machine__event(x->machine, ev) > 0)
+		fprintf(stderr, "rvctr: warning: %s: some maps were not kept (too many maps "
+			"or binaries, or out of memory): samples in them are not "
+			"attributed\n", path);
+	if (ev->type != PERF_RECORD_SAMPLE || !filter__keep(x->filter, x->machine, smp))
+		return 0;
+	rvctr_report__not_taken(x->report, source__drop_not_taken(src, smp, x->ntbr, taken));
+	return rvctr_report__sample(x->report, smp);
+}
+
+static int report_one(struct report_ctx *x, const char *path, const struct source_opts *so,
+		      int force)
+{
 	const struct rvctr_reader *rd;
 	struct rvctr_event ev;
 	struct progress p;
@@ -58,39 +84,24 @@ static int report_one(struct rvctr_report *r, const char *path, const struct sou
 	uint64_t n = 0;
 	unsigned int i;
 	char err[512];
-	int ret, maps_full = 0;
+	int ret;
 
 	src = source__open(path, so, err, sizeof(err));
 	if (!src)
 		return error("%s", err);
 	rd = source__reader(src);
 	/* a recording's pids and maps are its own, not an earlier input's */
-	rvctr_report__input(r);
-	filter__input(f);
-	if (describe_files(r, rd)) {
+	rvctr_machine__input(x->machine);
+	rvctr_ntbr__input(x->ntbr, path);
+	if (describe_files(x->machine, rd)) {
 		source__close(src);
 		return error("out of memory");
 	}
 	progress__init(&p, "reading", force);
 	while ((ret = source__next(src, &ev)) > 0) {
-		filter__event(f, &ev);
-		if (ev.type == PERF_RECORD_SAMPLE) {
-			int keep = filter__keep(f, &ev.sample);
-
-			if (keep)
-				rvctr_report__not_taken(r, source__drop_not_taken(src, &ev.sample,
-										  taken, NULL));
-			if (keep && rvctr_report__sample(r, &ev.sample)) {
-				ret = error("out of memory");
-				break;
-			}
-		} else if ((ev.type == PERF_RECORD_MMAP || ev.type == PERF_RECORD_MMAP2 ?
-			    rvctr_report__mmap(r, &ev.mmap) : rvctr_report__task(r, &ev)) &&
-			   !maps_full) {
-			maps_full = 1;
-			fprintf(stderr, "rvctr: warning: %s: some maps were not kept (too many maps "
-				"or binaries, or out of memory): samples in them are not "
-				"attributed\n", path);
+		if (report_event(x, src, &ev, path)) {
+			ret = error("out of memory");
+			break;
 		}
 		if (!(++n & 0xfff))
 			progress__update(&p, source__progress(src));
@@ -98,10 +109,38 @@ static int report_one(struct rvctr_report *r, const char *path, const struct sou
 	progress__done(&p);
 	for (i = 0; rd && i < rvctr_reader__nr_warnings(rd); i++)
 		fprintf(stderr, "rvctr: warning: %s: %s\n", path, rvctr_reader__warning(rd, i));
-	source__warn_ambiguous(src, path);
+	rvctr_ntbr__warn_input(x->ntbr);
 	if (ret < 0)
 		ret = error("%s: %s", path, source__error(src));
 	source__close(src);
+	return ret;
+}
+
+/*
+ * Every input, then the tables.  The machine finds symbols and code
+ * (ctr_ntbr records' instructions) by @find alike.
+ */
+static int run(char **inputs, unsigned int nr, const struct rvctr_symfind *find,
+	       const struct source_opts *so, struct filter *f, int progress, unsigned int top)
+{
+	struct report_ctx x = { .filter = f };
+	unsigned int i;
+	int ret = 0;
+
+	x.machine = rvctr_machine__new(find, find);
+	x.ntbr = x.machine ? rvctr_ntbr__new(x.machine, NULL) : NULL;
+	x.report = x.machine ? rvctr_report__new(x.machine) : NULL;
+	if (!x.ntbr || !x.report)
+		ret = error("out of memory");
+	for (i = 0; !ret && i < nr; i++)
+		ret = report_one(&x, inputs[i], so, progress);
+	if (!ret && !rvctr_report__nr_branches(x.report))
+		ret = error("no branch records in the input (was it recorded with -b / branch stacks?)");
+	if (!ret && rvctr_report__print(x.report, stdout, top))
+		ret = error("write error");
+	rvctr_report__delete(x.report);
+	rvctr_ntbr__delete(x.ntbr);
+	rvctr_machine__delete(x.machine);
 	return ret;
 }
 
@@ -132,8 +171,7 @@ int cmd_report(int argc, char **argv)
 	struct source_opts so = { .pid = 1 };
 	struct rvctr_symfind find;
 	const char *symfs = NULL, *buildid_dir = NULL, *kallsyms = NULL, *vmlinux = NULL;
-	unsigned int top = 20, nr = 0, i, have_pid = 0;
-	struct rvctr_report *r = NULL;
+	unsigned int top = 20, nr = 0, have_pid = 0;
 	struct filter *f = filter__new();
 	char *binary = NULL;		/* -b, an absolute path (binary_path()) */
 	char *inputs[MAX_INPUTS], err[512];
@@ -202,19 +240,7 @@ int cmd_report(int argc, char **argv)
 		filter__delete(f);
 		return error("%s", err);
 	}
-	so.find = &find;
-	r = rvctr_report__new(symfs);
-	if (!r)
-		ret = error("out of memory");
-	else
-		rvctr_report__set_lookup(r, buildid_dir, kallsyms, vmlinux);
-	for (i = 0; !ret && i < nr; i++)
-		ret = report_one(r, inputs[i], &so, f, progress);
-	if (!ret && !rvctr_report__nr_branches(r))
-		ret = error("no branch records in the input (was it recorded with -b / branch stacks?)");
-	if (!ret && rvctr_report__print(r, stdout, top))
-		ret = error("write error");
-	rvctr_report__delete(r);
+	ret = run(inputs, nr, &find, &so, f, progress, top);
 	free(binary);
 	filter__delete(f);
 	return ret;

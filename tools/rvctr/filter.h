@@ -4,12 +4,15 @@
  * --pid, --tid, --comm, --dso, each a comma-separated list; a sample is
  * kept when it matches every given filter.  --comm is the thread's name
  * at the sample (from COMM records), --dso the binary its ip is in
- * (full path or file name).  Other records always pass.
+ * (full path or file name), as the machine has them (rvctr/machine.h).
+ * Other records always pass.
  */
 #ifndef RVCTR_FILTER_H
 #define RVCTR_FILTER_H
 
 #include <rvctr/perf_data.h>
+
+struct rvctr_machine;
 
 struct filter;
 
@@ -18,11 +21,8 @@ void filter__delete(struct filter *f);
 /* One option: 0, or -1 with @err. */
 int filter__add(struct filter *f, const char *what, const char *list, char *err, size_t errlen);
 int filter__active(const struct filter *f);
-/* Every event, in order: COMM and MMAP records are remembered. */
-void filter__event(struct filter *f, const struct rvctr_event *ev);
-int filter__keep(struct filter *f, const struct rvctr_sample *s);
-/* Another input starts: its threads and maps are not the previous one's. */
-void filter__input(struct filter *f);
+/* Does @s pass?  Its thread's name and its ip's binary are @m's. */
+int filter__keep(struct filter *f, const struct rvctr_machine *m, const struct rvctr_sample *s);
 uint64_t filter__dropped(const struct filter *f);
 
 /*

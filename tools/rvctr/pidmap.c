@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rvctr/hash.h>
 #include "pidmap.h"
 
 /* pid_max can be at most this (include/linux/threads.h, 64-bit) */
@@ -26,18 +27,12 @@ struct cur_id {
 	int pending;			/* a COMM agreed: its map or sample decides */
 };
 
-/* Open addressing on 64-bit keys; key 0 is free. */
-struct table {
-	uint64_t *keys;
-	char *vals;
-	size_t valsize, cap, n;
-};
-
 struct pidmap {
-	struct table out;		/* output id + 1 -> struct out_id */
-	struct table cur;		/* input id + 1 -> struct cur_id */
-	struct table latest;		/* input id + 1 -> its latest output id */
-	struct table maps;		/* hash of (output pid, map) -> nothing */
+	/* rvctr/hash.h: a key, then the value */
+	struct rvctr_hash out;		/* output id + 1 -> struct out_id */
+	struct rvctr_hash cur;		/* input id + 1 -> struct cur_id */
+	struct rvctr_hash latest;	/* input id + 1 -> its latest output id */
+	struct rvctr_hash maps;		/* hash of (output pid, map) -> nothing */
 	struct rvctr_event *held;	/* records of pending processes */
 	size_t nr_held, held_cap;
 	unsigned int input;
@@ -52,62 +47,19 @@ static uint64_t mix(uint64_t h, uint64_t v)
 	return h ^ (h >> 29);
 }
 
-static void *table_find(const struct table *t, uint64_t key)
+static void *table_find(const struct rvctr_hash *t, uint64_t key)
 {
-	size_t i;
+	void *e = rvctr_hash__find(t, key, 0);
 
-	if (!t->cap)
-		return NULL;
-	for (i = mix(0xcbf29ce484222325ull, key) & (t->cap - 1); t->keys[i];
-	     i = (i + 1) & (t->cap - 1))
-		if (t->keys[i] == key)
-			return t->vals + i * t->valsize;
-	return NULL;
+	return e ? (struct rvctr_hash_key *)e + 1 : NULL;
 }
 
 /* The value of @key, added zeroed if new; NULL when out of memory. */
-static void *table_add(struct table *t, uint64_t key)
+static void *table_add(struct rvctr_hash *t, uint64_t key)
 {
-	void *v = table_find(t, key);
-	size_t i;
+	void *e = rvctr_hash__get(t, key, 0);
 
-	if (v)
-		return v;
-	if ((t->n + 1) * 2 > t->cap) {
-		struct table g = { .valsize = t->valsize, .cap = t->cap ? t->cap * 2 : 64 };
-
-		g.keys = calloc(g.cap, sizeof(*g.keys));
-		g.vals = calloc(g.cap, g.valsize ? g.valsize : 1);
-		if (!g.keys || !g.vals) {
-			free(g.keys);
-			free(g.vals);
-			return NULL;
-		}
-		for (i = 0; i < t->cap; i++)
-			if (t->keys[i] && t->valsize)
-				memcpy(table_add(&g, t->keys[i]), t->vals + i * t->valsize,
-				       t->valsize);
-			else if (t->keys[i])
-				table_add(&g, t->keys[i]);
-		free(t->keys);
-		free(t->vals);
-		*t = g;
-	}
-	for (i = mix(0xcbf29ce484222325ull, key) & (t->cap - 1); t->keys[i];
-	     i = (i + 1) & (t->cap - 1))
-		;
-	t->keys[i] = key;
-	t->n++;
-	return t->vals + i * t->valsize;
-}
-
-static void table_free(struct table *t)
-{
-	free(t->keys);
-	free(t->vals);
-	t->keys = NULL;
-	t->vals = NULL;
-	t->cap = t->n = 0;
+	return e ? (struct rvctr_hash_key *)e + 1 : NULL;
 }
 
 struct pidmap *pidmap__new(void)
@@ -116,10 +68,10 @@ struct pidmap *pidmap__new(void)
 
 	if (!pm)
 		return NULL;
-	pm->out.valsize = sizeof(struct out_id);
-	pm->cur.valsize = sizeof(struct cur_id);
-	pm->latest.valsize = sizeof(uint32_t);
-	pm->maps.valsize = 0;
+	rvctr_hash__init(&pm->out, sizeof(struct rvctr_hash_key) + sizeof(struct out_id));
+	rvctr_hash__init(&pm->cur, sizeof(struct rvctr_hash_key) + sizeof(struct cur_id));
+	rvctr_hash__init(&pm->latest, sizeof(struct rvctr_hash_key) + sizeof(uint64_t));
+	rvctr_hash__init(&pm->maps, sizeof(struct rvctr_hash_key));
 	pm->next = PID_MAX_LIMIT;
 	return pm;
 }
@@ -128,10 +80,10 @@ void pidmap__delete(struct pidmap *pm)
 {
 	if (!pm)
 		return;
-	table_free(&pm->out);
-	table_free(&pm->cur);
-	table_free(&pm->latest);
-	table_free(&pm->maps);
+	rvctr_hash__exit(&pm->out);
+	rvctr_hash__exit(&pm->cur);
+	rvctr_hash__exit(&pm->latest);
+	rvctr_hash__exit(&pm->maps);
 	free(pm->held);
 	free(pm);
 }
@@ -515,8 +467,7 @@ int pidmap__input(struct pidmap *pm, const char *path, pidmap_emit_fn emit, void
 {
 	int ret = release_all(pm, emit, arg);
 
-	table_free(&pm->cur);
-	pm->cur.valsize = sizeof(struct cur_id);
+	rvctr_hash__exit(&pm->cur);
 	pm->input++;
 	pm->path = path;
 	return ret;

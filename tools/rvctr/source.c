@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include <rvctr/brstack.h>
-#include <rvctr/insn.h>
+#include <rvctr/ntbr.h>
 #include <rvctr/snapshot.h>
 #include <rvctr/symtab.h>
 #include "source.h"
@@ -25,18 +25,6 @@ struct source {
 	struct rvctr_snapshot cur;
 	struct perf_branch_entry br[RISCV_CTR_DEPTH_MAX];
 	uint8_t nt[RISCV_CTR_DEPTH_MAX];	/* br[i] came from a TYPE 4 entry */
-	uint64_t ambiguous;		/* records guessed not taken */
-	char ambiguous_why[320];	/* why the first could not be decided */
-	struct rvctr_insn *insn;	/* perf.data with ctr_ntbr: instruction lengths */
-	int insn_checked;		/* insn is kept only if an attr has ctr_ntbr */
-	uint8_t pnt[RVCTR_MAX_BRANCHES];	/* perf.data: not-taken flags of a sample */
-	int parts[2 * RVCTR_MAX_BRANCHES + 2];	/* decide_run(): the output's parts */
-	unsigned int nr_parts;
-	struct {			/* the last source_scope part() answer */
-		uint32_t pid;
-		uint64_t start, len;	/* len 0: none; valid until a non-sample */
-		int part;
-	} last_part;
 	struct rvctr_mmap binmap;
 	int pending;			/* synthetic COMM/MMAP2 left to emit */
 	uint64_t seq;
@@ -165,45 +153,6 @@ static struct source *open_snapshot(struct source *s, FILE *f, char *err, size_t
 	return s;
 }
 
-static int has_ntbr(const struct rvctr_reader *r)
-{
-	unsigned int i;
-
-	for (i = 0; i < rvctr_reader__nr_attrs(r); i++)
-		if (rvctr_brstack__has_ntbr(rvctr_reader__attr(r, i),
-					    rvctr_reader__attr_config3(r, i),
-					    rvctr_reader__arch(r)))
-			return 1;
-	return 0;
-}
-
-/*
- * The instruction lengths that decide ctr_ntbr's ambiguous records, for
- * a recording that has some, unless the caller keeps every record: its
- * maps from the start.  A pipe's attrs come as records: then kept until
- * its first sample says.
- */
-static int open_insn(struct source *s)
-{
-	struct rvctr_symfind find = { 0 };
-	unsigned int i;
-
-	if (s->o.keep_not_taken ||
-	    (rvctr_reader__nr_attrs(s->reader) && !has_ntbr(s->reader)))
-		return 0;
-	if (s->o.find)
-		find = *s->o.find;
-	if (!find.machine)
-		find.machine = rvctr_symtab__arch_machine(rvctr_reader__arch(s->reader));
-	s->insn = rvctr_insn__new(&find);
-	if (!s->insn)
-		return -1;
-	for (i = 0; i < rvctr_reader__nr_build_ids(s->reader); i++)
-		if (rvctr_insn__build_id(s->insn, rvctr_reader__build_id(s->reader, i)))
-			return -1;
-	return 0;
-}
-
 struct source *source__open(const char *path, const struct source_opts *o,
 			    char *err, size_t errlen)
 {
@@ -245,9 +194,7 @@ struct source *source__open(const char *path, const struct source_opts *o,
 			return s;
 	} else if ((s->reader = rvctr_reader__fopen(f, err, errlen))) {
 		s->f = f;
-		if (!open_insn(s))
-			return s;
-		snprintf(err, errlen, "out of memory");
+		return s;
 	}
 	if (!s->f) {
 		fclose(f);
@@ -263,7 +210,6 @@ void source__close(struct source *s)
 	if (!s)
 		return;
 	rvctr_reader__close(s->reader);
-	rvctr_insn__delete(s->insn);
 	rvctr_snapshot_reader__delete(s->snap);
 	if (s->f)
 		fclose(s->f);
@@ -324,20 +270,6 @@ static int snapshot_event(struct source *s, struct rvctr_event *ev)
 	return 1;
 }
 
-/* Maps for the instruction lengths; when full, later ones stay ambiguous. */
-static void insn_event(struct source *s, const struct rvctr_event *ev)
-{
-	if (ev->type == PERF_RECORD_SAMPLE && !s->insn_checked) {
-		s->insn_checked = 1;
-		if (!has_ntbr(s->reader)) {
-			rvctr_insn__delete(s->insn);
-			s->insn = NULL;
-		}
-		return;
-	}
-	rvctr_insn__event(s->insn, ev);
-}
-
 int source__next(struct source *s, struct rvctr_event *ev)
 {
 	int ret;
@@ -346,10 +278,6 @@ int source__next(struct source *s, struct rvctr_event *ev)
 		ret = rvctr_reader__next(s->reader, ev);
 		if (ret < 0)
 			snprintf(s->err, sizeof(s->err), "%s", rvctr_reader__error(s->reader));
-		if (ret > 0 && s->insn)
-			insn_event(s, ev);
-		if (ret > 0 && ev->type != PERF_RECORD_SAMPLE)
-			s->last_part.len = 0;	/* maps may change */
 		return ret;
 	}
 	if (s->pending) {
@@ -388,230 +316,25 @@ uint64_t source__snapshot_ctl(const struct source *s)
 }
 
 /*
- * The length of the instruction at @e's source: 4, not taken (1); 2, a
- * taken compressed branch (0); else RVCTR_BRSTACK_AMBIGUOUS, *@why saying
- * why, and the first reason kept.
+ * Can @smp hold not-taken records?  Snapshots: when its stack is the
+ * snapshot's, *@known then its TYPE 4 entries' flags.  perf.data: when
+ * @smp's own event was recorded with ctr_ntbr, *@known NULL (they are
+ * told apart by their instructions).
  */
-static inline uint8_t decide(struct source *s, uint32_t pid, const struct perf_branch_entry *e,
-			     const char **why)
+static int not_taken(const struct source *s, const struct rvctr_sample *smp,
+		     const uint8_t **known)
 {
-	unsigned int len = s->insn ? rvctr_insn__length(s->insn, pid, e->from, why) : 0;
+	const struct rvctr_reader *r = s->reader;
 
-	if (len)
-		return len == 4;
-	if (!s->insn)
-		*why = s->o.keep_not_taken ? "instructions not read" : "out of memory";
-	if (!s->ambiguous_why[0])
-		snprintf(s->ambiguous_why, sizeof(s->ambiguous_why), "%s", *why);
-	return RVCTR_BRSTACK_AMBIGUOUS;
-}
-
-/* source_scope's part() through the last answer: a stack is mostly in one map. */
-static inline int part_of(struct source *s, const struct source_scope *sc, uint32_t pid,
-			  uint64_t addr)
-{
-	if (s->last_part.pid != pid || addr - s->last_part.start >= s->last_part.len) {
-		s->last_part.len = 0;
-		s->last_part.part = sc->part(sc->ctx, pid, addr, &s->last_part.start,
-					     &s->last_part.len);
-		s->last_part.pid = pid;
+	*known = NULL;
+	if (!r) {
+		*known = s->nt;
+		return smp->branches == s->br;
 	}
-	return s->last_part.part;
-}
-
-/* Add the part of @addr, if any, to s->parts: 1 if it has one. */
-static inline int add_part(struct source *s, const struct source_scope *sc, uint32_t pid,
-			   uint64_t addr)
-{
-	int part = part_of(s, sc, pid, addr);
-	unsigned int i;
-
-	if (part < 0)
-		return 0;
-	for (i = 0; i < s->nr_parts && s->parts[i] != part; i++)
-		;
-	if (i == s->nr_parts)
-		s->parts[s->nr_parts++] = part;
-	return 1;
-}
-
-/*
- * The parts of the output records [@i, @j) of @smp can change, into
- * s->parts (see decide_run()); with @any, only whether there is one.
- */
-static unsigned int run_parts(struct source *s, const struct rvctr_sample *smp, uint64_t i,
-			      uint64_t j, const struct source_scope *sc, int any)
-{
-	const struct perf_branch_entry *e = smp->branches;
-	uint32_t pid = smp->pid;
-	uint64_t k;
-
-	s->nr_parts = 0;
-	if (i && add_part(s, sc, pid, e[i - 1].from) && any)
-		return 1;
-	for (k = i; k < j; k++) {
-		if (s->pnt[k] != RVCTR_BRSTACK_AMBIGUOUS)
-			continue;
-		if ((add_part(s, sc, pid, e[k].from) | add_part(s, sc, pid, e[k].to)) && any)
-			return 1;
-	}
-	if (j < smp->nr_branches)
-		add_part(s, sc, pid, e[j].to);
-	return s->nr_parts;
-}
-
-/*
- * Records [@i, @j) of @smp, none known taken, some COND to 4 bytes on,
- * between taken ones (or a stack's end): whatever they are, the stack
- * outside them is the same.  Their decisions change the parts of the
- * output their own ends and the ends of the taken records around them
- * that face them go to (a range from the older one's target to the
- * newer one's source, split or not): if none, they are not read.
- *
- * An undecided record is told of the parts of the run's two facing ends
- * and of the run's records not decided when its first undecided one was
- * reached (run_parts(), once).  That leaves out records decided before,
- * which is right only because
- * records are decided newest first: those are newer, and each range its
- * own decision changes still has its older end at a record not decided
- * yet or at the older facing end, both in; a range counts in a part only
- * when both its ends lie there.
- */
-static void decide_run(struct source *s, const struct rvctr_sample *smp, uint64_t i, uint64_t j,
-		       const struct source_scope *sc)
-{
-	const char *why;
-	int have_parts = 0;
-	uint64_t k;
-
-	if (!run_parts(s, smp, i, j, sc, 1)) {
-		for (k = i; k < j; k++)
-			s->pnt[k] = 1;	/* shown nowhere: dropped unread */
-		return;
-	}
-	for (k = i; k < j; k++) {
-		if (s->pnt[k] != RVCTR_BRSTACK_AMBIGUOUS)
-			continue;
-		s->pnt[k] = decide(s, smp->pid, &smp->branches[k], &why);
-		if (s->pnt[k] != RVCTR_BRSTACK_AMBIGUOUS)
-			continue;
-		if (!have_parts)
-			run_parts(s, smp, i, j, sc, 0);
-		have_parts = 1;
-		sc->undecided(sc->ctx, s->parts, s->nr_parts, why);
-	}
-}
-
-/*
- * Decide each COND to 4 bytes on of @smp: those left undecided are told
- * to @sc (if any) with @parts.
- */
-static inline void decide_all(struct source *s, const struct rvctr_sample *smp,
-			      const struct source_scope *sc, const int *parts, unsigned int nr)
-{
-	const struct perf_branch_entry *e = smp->branches;
-	const char *why;
-	uint64_t i;
-
-	for (i = 0; i < smp->nr_branches; i++) {
-		s->pnt[i] = rvctr_brstack__not_taken(&e[i]);
-		if (s->pnt[i] != RVCTR_BRSTACK_AMBIGUOUS)
-			continue;
-		s->pnt[i] = decide(s, smp->pid, &e[i], &why);
-		if (s->pnt[i] == RVCTR_BRSTACK_AMBIGUOUS && sc)
-			sc->undecided(sc->ctx, parts, nr, why);
-	}
-}
-
-/* Does every end of @smp's records lie where part_of() answered last? */
-static inline int all_in_last_part(const struct source *s, const struct rvctr_sample *smp)
-{
-	uint64_t start = s->last_part.start, len = s->last_part.len, i;
-	const struct perf_branch_entry *e = smp->branches;
-
-	if (s->last_part.pid != smp->pid)
-		return 0;
-	for (i = 0; i < smp->nr_branches; i++)
-		if (e[i].from - start >= len || e[i].to - start >= len)
-			return 0;
-	return 1;
-}
-
-/*
- * perf.data: which of @smp's records are not taken, a COND to 4 bytes on
- * by the instruction at its source: 32 bits, not taken; 16, a taken
- * compressed branch.  With a scope that shows parts, by runs of records
- * not known taken (decide_run()); a stack wholly in one place of the
- * output (nearly all of them) is one part, or none.
- */
-static void decide_not_taken(struct source *s, const struct rvctr_sample *smp,
-			     const struct source_scope *sc)
-{
-	static const int all[1] = { 0 };
-	const struct perf_branch_entry *e = smp->branches;
-	uint64_t i, n = smp->nr_branches, run = 0;
-	int some = 0, part;
-
-	if (!sc || !sc->part) {
-		decide_all(s, smp, sc, all, 1);
-		return;
-	}
-	if (!n)
-		return;
-	part = part_of(s, sc, smp->pid, e[0].from);
-	if (all_in_last_part(s, smp)) {
-		if (part >= 0) {
-			decide_all(s, smp, sc, &part, 1);
-			return;
-		}
-		/* shown nowhere: not-taken candidates dropped unread */
-		for (i = 0; i < n; i++)
-			s->pnt[i] = !!rvctr_brstack__not_taken(&e[i]);
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		s->pnt[i] = rvctr_brstack__not_taken(&e[i]);
-		if (s->pnt[i]) {
-			some |= s->pnt[i] == RVCTR_BRSTACK_AMBIGUOUS;
-			continue;
-		}
-		if (some)
-			decide_run(s, smp, run, i, sc);
-		some = 0;
-		run = i + 1;
-	}
-	if (some)
-		decide_run(s, smp, run, n, sc);
-}
-
-uint64_t source__drop_not_taken(struct source *s, struct rvctr_sample *smp,
-				struct perf_branch_entry *out, const struct source_scope *scope)
-{
-	const uint8_t *nt = s->pnt;
-	uint64_t n;
-
-	if (!s->reader) {
-		if (smp->branches != s->br)
-			return 0;
-		nt = s->nt;
-	} else if (smp->attr >= rvctr_reader__nr_attrs(s->reader) ||
-		   !rvctr_brstack__has_ntbr(rvctr_reader__attr(s->reader, smp->attr),
-					    rvctr_reader__attr_config3(s->reader, smp->attr),
-					    rvctr_reader__arch(s->reader))) {
-		return 0;
-	} else {
-		decide_not_taken(s, smp, scope);
-	}
-	n = rvctr_brstack__taken_only(smp->branches, smp->nr_branches, nt, out,
-				      &s->ambiguous);
-	if (n == smp->nr_branches)
-		return 0;
-	smp->recorded = smp->branches;
-	smp->nr_recorded = smp->nr_branches;
-	n = smp->nr_branches - n;
-	smp->nr_branches -= n;
-	smp->branches = out;
-	return n;
+	return smp->attr < rvctr_reader__nr_attrs(r) &&
+	       rvctr_brstack__has_ntbr(rvctr_reader__attr(r, smp->attr),
+				       rvctr_reader__attr_config3(r, smp->attr),
+				       rvctr_reader__arch(r));
 }
 
 int source__is_snapshot(const struct source *s)
@@ -619,13 +342,10 @@ int source__is_snapshot(const struct source *s)
 	return !s->reader;
 }
 
-void source__warn_ambiguous(const struct source *s, const char *path)
+uint64_t source__drop_not_taken(struct source *s, struct rvctr_sample *smp, struct rvctr_ntbr *n,
+				struct perf_branch_entry *out)
 {
-	if (!s->ambiguous)
-		return;
-	fprintf(stderr, "rvctr: warning: %s: %llu record%s of ctr_ntbr events %s COND to "
-		"4 bytes on and taken as not taken, undecided by their instruction (%s); a taken "
-		"compressed branch over one 16-bit instruction looks the same, so some may "
-		"have been taken\n", path, (unsigned long long)s->ambiguous,
-		s->ambiguous == 1 ? "" : "s", s->ambiguous == 1 ? "was" : "were", s->ambiguous_why);
+	const uint8_t *known;
+
+	return not_taken(s, smp, &known) ? rvctr_ntbr__drop(n, smp, known, out) : 0;
 }

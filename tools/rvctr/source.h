@@ -8,17 +8,13 @@
 
 #include <stdint.h>
 #include <rvctr/perf_data.h>
-#include <rvctr/symtab.h>
+
+struct rvctr_ntbr;
 
 struct source_opts {
 	const char *binary;	/* snapshots: the program the addresses belong to */
 	uint32_t pid;		/* snapshots: pid/tid to attribute samples to */
 	int has_misp;		/* snapshots: the hart implements ctrtarget.MISP */
-	const struct rvctr_symfind *find;	/* perf.data: where its binaries are, to
-						 * read the instructions of not-taken
-						 * records (NULL: the defaults) */
-	int keep_not_taken;	/* perf.data: source__drop_not_taken() is never
-				 * called, so no instruction is read */
 };
 
 struct source;
@@ -42,45 +38,11 @@ int source__is_snapshot(const struct source *s);
  */
 uint64_t source__snapshot_ctl(const struct source *s);
 /*
- * What of a sample an output shows, so that records it cannot show are
- * not read: @part(ctx, pid, addr, start, len) the part of the output
- * (>= 0) a record's end at @addr of @pid goes to, -1 none, the same for
- * the addresses [*start, *start + *len) of @pid until the next record
- * that is no sample (*len 0: only @addr) (NULL: all part 0);
- * @undecided(ctx, parts, nr, why) is told of each record left undecided,
- * with the parts it can change and why it could not be decided.
+ * Take @smp's not-taken records out (rvctr_ntbr__drop(), into @out):
+ * snapshots' TYPE 4 entries, and the records of perf.data samples whose
+ * own event was recorded with ctr_ntbr, told apart by @n.  How many.
  */
-struct source_scope {
-	int (*part)(void *ctx, uint32_t pid, uint64_t addr, uint64_t *start, uint64_t *len);
-	void (*undecided)(void *ctx, const int *parts, unsigned int nr, const char *why);
-	void *ctx;
-};
-
-/*
- * Take @smp's not-taken records (rvctr/brstack.h) out: its branches are
- * then the taken ones, copied to @out (RVCTR_MAX_BRANCHES entries), and
- * its recorded ones the stack as it was, when any was taken out.
- * Returns how many were taken out.  Snapshots: exactly the TYPE 4
- * entries.  perf.data: only if @smp's own event was recorded with
- * ctr_ntbr, the records rvctr_brstack__not_taken() says are; a COND to 4
- * bytes on by the length of the instruction at its source, read from the
- * binary mapped there (rvctr/insn.h), or, when that cannot be read, taken
- * as not taken and counted (source__warn_ambiguous()).
- *
- * With @scope, a COND to 4 bytes on is read only when its decision can
- * change a part of the output.  Between the nearest records known taken
- * on either side (or a stack's end), it can change only ranges from the
- * older one's target to the newer one's source, split at records between
- * or not, and whether those records count: so only the parts that the
- * ends of the records between and those two facing ends go to.  When
- * there are none, it is taken as not taken, unread and uncounted.
- */
-uint64_t source__drop_not_taken(struct source *s, struct rvctr_sample *smp,
-				struct perf_branch_entry *out, const struct source_scope *scope);
-/*
- * The warning for the records of @path counted so, if any, saying why the
- * first could not be decided.
- */
-void source__warn_ambiguous(const struct source *s, const char *path);
+uint64_t source__drop_not_taken(struct source *s, struct rvctr_sample *smp, struct rvctr_ntbr *n,
+				struct perf_branch_entry *out);
 
 #endif /* RVCTR_SOURCE_H */

@@ -13,6 +13,7 @@
 
 #include <rvctr/autofdo.h>
 #include <rvctr/perf_data.h>
+#include <rvctr/machine.h>
 #include <rvctr/report.h>
 #include <rvctr/sink.h>
 
@@ -77,6 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *f = fmemopen((void *)data, size, "rb");
 	struct rvctr_sink_info info = { .path = "/dev/null" };
 	struct rvctr_reader *r;
+	struct rvctr_machine *m;
 	struct rvctr_report *rep;
 	struct rvctr_sink *sink;
 	struct rvctr_afdo *a;
@@ -94,17 +96,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	rvctr_reader__set_queue_limit(r, 2048);
-	rep = rvctr_report__new("/nonexistent");
+	m = rvctr_machine__new(&(struct rvctr_symfind){ .symfs = "/nonexistent" }, NULL);
+	rep = m ? rvctr_report__new(m) : NULL;
 	a = rvctr_afdo__new();
 	sink = rvctr_sink__open(&rvctr_sink_perfscript, &info, err, sizeof(err));
 	while ((ret = rvctr_reader__next(r, &ev)) > 0) {
 		fold_event(&h, &ev);
+		if (m)
+			rvctr_machine__event(m, &ev);
 		if (ev.type == PERF_RECORD_SAMPLE) {
-			rvctr_report__sample(rep, &ev.sample);
+			if (rep)
+				rvctr_report__sample(rep, &ev.sample);
 			rvctr_afdo__add(a, ev.sample.ip, ev.sample.branches, ev.sample.nr_branches,
 					identity, NULL);
-		} else if (ev.type == PERF_RECORD_MMAP2 || ev.type == PERF_RECORD_MMAP) {
-			rvctr_report__mmap(rep, &ev.mmap);
 		}
 		if (sink)
 			rvctr_sink__event(sink, &ev);
@@ -120,6 +124,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (sink)
 		rvctr_sink__close(sink, err, sizeof(err));
 	rvctr_report__delete(rep);
+	rvctr_machine__delete(m);
 	rvctr_afdo__delete(a);
 	fclose(f);
 	return 0;

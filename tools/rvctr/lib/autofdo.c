@@ -26,7 +26,8 @@ struct last {
 struct rvctr_afdo {
 	struct rvctr_table *ranges, *addrs, *branches;
 	struct last last_range, last_branch;
-	struct rvctr_symtab *elf;	/* the binary, when it could be read */
+	const struct rvctr_symtab *elf;	/* the binary, when it could be read */
+	struct rvctr_symtab *own;	/* elf, when loaded here (set_binary) */
 	int pie;			/* elf is ET_DYN: offsets become vaddrs */
 };
 
@@ -53,21 +54,23 @@ void rvctr_afdo__delete(struct rvctr_afdo *a)
 	rvctr_table__delete(a->ranges);
 	rvctr_table__delete(a->addrs);
 	rvctr_table__delete(a->branches);
-	rvctr_symtab__delete(a->elf);
+	rvctr_symtab__delete(a->own);
 	free(a);
 }
 
 int rvctr_afdo__set_binary(struct rvctr_afdo *a, const char *path, char *err, size_t errlen)
 {
-	rvctr_symtab__delete(a->elf);
-	a->elf = rvctr_symtab__load(path, NULL, err, errlen);
+	rvctr_symtab__delete(a->own);
+	a->own = rvctr_symtab__load(path, NULL, err, errlen);
+	a->elf = a->own;
 	a->pie = a->elf && rvctr_symtab__is_pie(a->elf);
 	return a->elf ? 0 : -1;
 }
 
-void rvctr_afdo__set_symtab(struct rvctr_afdo *a, struct rvctr_symtab *t)
+void rvctr_afdo__set_symtab(struct rvctr_afdo *a, const struct rvctr_symtab *t)
 {
-	rvctr_symtab__delete(a->elf);
+	rvctr_symtab__delete(a->own);
+	a->own = NULL;
 	a->elf = t;
 	a->pie = t && rvctr_symtab__is_pie(t);
 }

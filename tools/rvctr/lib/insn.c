@@ -5,17 +5,9 @@
 #include <string.h>
 
 #include <rvctr/insn.h>
-#include <rvctr/maps.h>
+#include <rvctr/machine.h>
 
 #define CACHE_SIZE	4096	/* direct-mapped by (binary, file offset) */
-
-struct insn_dso {
-	struct rvctr_symtab *tab;	/* NULL when the file could not be used */
-	int tried;
-	int kernel;			/* addresses are runtime ones, less kaslr */
-	uint64_t kaslr;			/* vmlinux: runtime - link address */
-	char why[320];			/* why tab is NULL, or holds no code */
-};
 
 /* What is at an address: a length that decides, or why none does. */
 enum insn_found {
@@ -35,174 +27,29 @@ struct insn_cached {
 };
 
 struct rvctr_insn {
-	struct rvctr_symfind find;
-	struct rvctr_maps *maps;
-	struct insn_dso *dsos;
-	unsigned int nr_dsos;
-	uint64_t kernel_text;		/* runtime address of kernel_ref, from its MMAP */
-	char kernel_ref[64];		/* perf's ref_reloc_sym: _text, or _stext */
+	struct rvctr_machine *machine;
 	char why[512];			/* of the last undecided address */
-	int maps_full;			/* a map was not kept (rvctr_maps__add()) */
 	struct insn_cached cache[CACHE_SIZE];
 };
 
-struct rvctr_insn *rvctr_insn__new(const struct rvctr_symfind *find)
+struct rvctr_insn *rvctr_insn__new(struct rvctr_machine *m)
 {
 	struct rvctr_insn *x = calloc(1, sizeof(*x));
 
-	if (!x)
-		return NULL;
-	x->maps = rvctr_maps__new();
-	if (!x->maps) {
-		free(x);
-		return NULL;
-	}
-	if (find)
-		x->find = *find;
-	/* code bytes are in the binaries themselves: no debug files */
-	x->find.code_only = 1;
+	if (x)
+		x->machine = m;
 	return x;
 }
 
 void rvctr_insn__delete(struct rvctr_insn *x)
 {
-	unsigned int i;
-
-	if (!x)
-		return;
-	for (i = 0; i < x->nr_dsos; i++)
-		rvctr_symtab__delete(x->dsos[i].tab);
-	free(x->dsos);
-	rvctr_maps__delete(x->maps);
 	free(x);
 }
 
-/* The kernel's map names perf's reference symbol; its pgoff is where it runs. */
-int rvctr_insn__event(struct rvctr_insn *x, const struct rvctr_event *ev)
+/* Another input: its binaries' files may be other ones (a kernel elsewhere). */
+void rvctr_insn__input(struct rvctr_insn *x)
 {
-	const struct rvctr_mmap *m = &ev->mmap;
-
-	if ((ev->type == PERF_RECORD_MMAP || ev->type == PERF_RECORD_MMAP2) &&
-	    rvctr_symtab__is_kernel_name(m->filename) && m->pgoff) {
-		/* a reference symbol's name too long to keep: no relocation by it */
-		x->kernel_text = (size_t)snprintf(x->kernel_ref, sizeof(x->kernel_ref), "%s",
-						  m->filename[17] ? m->filename + 17 : "_text") <
-				 sizeof(x->kernel_ref) ? m->pgoff : 0;
-	}
-	if (!rvctr_maps__event(x->maps, ev))
-		return 0;
-	x->maps_full = 1;
-	return -1;
-}
-
-int rvctr_insn__build_id(struct rvctr_insn *x, const struct rvctr_build_id *b)
-{
-	return rvctr_maps__header_build_id(x->maps, b);
-}
-
-static void hex(char *out, const uint8_t *id, unsigned int len)
-{
-	unsigned int i;
-
-	for (i = 0; i < len; i++)
-		sprintf(out + 2 * i, "%02x", id[i]);
-	out[2 * len] = 0;
-}
-
-/*
- * A vmlinux is whatever --vmlinux names: it must be the recording's
- * kernel (its machine, and its build id when both have one), and
- * relocatable to where it ran.
- */
-static int check_vmlinux(struct rvctr_insn *x, struct insn_dso *d, const uint8_t *id,
-			 unsigned int id_size)
-{
-	const char *path = x->find.vmlinux;
-	char want[41], have_hex[41];
-	uint8_t have[20];
-	unsigned int n = rvctr_symtab__build_id(d->tab, have);
-	uint64_t ref;
-
-	if (x->find.machine && rvctr_symtab__machine(d->tab) != x->find.machine) {
-		snprintf(d->why, sizeof(d->why), "%s: another machine's, not used", path);
-		return -1;
-	}
-	if (id_size > 20)
-		id_size = 20;
-	if (n && id_size && (n != id_size || memcmp(have, id, n))) {
-		hex(have_hex, have, n);
-		hex(want, id, id_size);
-		snprintf(d->why, sizeof(d->why), "%s has build id %s, the recording's kernel "
-			 "%s: another kernel's, not used", path, have_hex, want);
-		return -1;
-	}
-	if (!x->kernel_text)
-		return 0;	/* no runtime address known: as linked */
-	if (rvctr_symtab__any_symbol(d->tab, x->kernel_ref, &ref)) {
-		snprintf(d->why, sizeof(d->why), "%s has no %s symbol, and the recording's "
-			 "kernel had it at %#llx: cannot relocate it", path, x->kernel_ref,
-			 (unsigned long long)x->kernel_text);
-		return -1;
-	}
-	/* a vmlinux holds link addresses: relocate by the map's symbol */
-	d->kaslr = x->kernel_text - ref;
-	return 0;
-}
-
-/*
- * Find and open the file of binary @dso, once: only its code is read, so
- * no debug file is looked for (rvctr_insn__new() sets code_only).
- */
-static void load_dso(struct rvctr_insn *x, struct insn_dso *d, const struct rvctr_map *map)
-{
-	const char *name = rvctr_maps__dso_name(x->maps, map->dso);
-	unsigned int id_size;
-	const uint8_t *id = rvctr_maps__dso_build_id(x->maps, map->dso, &id_size);
-	int mismatch = 0;
-
-	d->tried = 1;
-	d->kernel = rvctr_symtab__is_kernel_name(name);
-	if (map->pid == (uint32_t)-1 && !d->kernel) {
-		/* a module's .ko is relocatable: its code's addresses are not in it */
-		snprintf(d->why, sizeof(d->why), "%s: a kernel module (its .ko is not read)", name);
-		return;
-	}
-	if (d->kernel && !x->find.vmlinux) {
-		/* kallsyms has symbols, no code */
-		snprintf(d->why, sizeof(d->why), "%s: no vmlinux (--vmlinux) to read the "
-			 "kernel's code from", name);
-		return;
-	}
-	d->tab = rvctr_symtab__find(&x->find, name, id, id_size, &mismatch, d->why,
-				    sizeof(d->why));
-	if (mismatch || (d->tab && d->kernel && check_vmlinux(x, d, id, id_size))) {
-		/* the file there is another build's: its code says nothing of this one */
-		if (mismatch)
-			snprintf(d->why, sizeof(d->why), "%s: the file there has another build "
-				 "id (or machine) than the recorded one: not used", name);
-		rvctr_symtab__delete(d->tab);
-		d->tab = NULL;
-		return;
-	}
-	if (d->tab)
-		snprintf(d->why, sizeof(d->why), "%s: no code bytes at the address", name);
-}
-
-static struct insn_dso *insn_dso(struct rvctr_insn *x, const struct rvctr_map *map)
-{
-	if (map->dso >= x->nr_dsos) {
-		unsigned int n = rvctr_maps__nr_dsos(x->maps);
-		struct insn_dso *d = realloc(x->dsos, n * sizeof(*d));
-
-		if (!d)
-			return NULL;
-		memset(d + x->nr_dsos, 0, (n - x->nr_dsos) * sizeof(*d));
-		x->dsos = d;
-		x->nr_dsos = n;
-	}
-	if (!x->dsos[map->dso].tried)
-		load_dso(x, &x->dsos[map->dso], map);
-	return &x->dsos[map->dso];
+	memset(x->cache, 0, sizeof(x->cache));
 }
 
 /* The offset of a CB-format (c.beqz, c.bnez) branch: imm[8|4:3] at bits
@@ -221,18 +68,14 @@ static int cb_offset(uint16_t i)
  * else there cannot have recorded it: another binary than the one that
  * ran, or a wrong address.
  */
-static enum insn_found read_insn(const struct insn_dso *d, const struct rvctr_map *map,
+static enum insn_found read_insn(const struct rvctr_dso_file *d, const struct rvctr_map *map,
 				 uint64_t addr, int16_t *c_offset)
 {
 	uint64_t vaddr;
 	uint8_t b[4];
 	uint32_t i;
 
-	if (!d->tab)
-		return INSN_UNREAD;
-	if (d->kernel)
-		vaddr = addr - d->kaslr;
-	else if (rvctr_symtab__offset_to_vaddr(d->tab, addr - map->start + map->pgoff, &vaddr))
+	if (!d->tab || rvctr_machine__vaddr(d, map, addr, &vaddr))
 		return INSN_UNREAD;
 	/* little-endian parcels; the low bits of the first say the length */
 	if (rvctr_symtab__read(d->tab, vaddr, b, 2))
@@ -256,27 +99,21 @@ static enum insn_found read_insn(const struct insn_dso *d, const struct rvctr_ma
 	return *c_offset == 4 ? INSN_C16 : INSN_C16_OFFSET;
 }
 
-unsigned int rvctr_insn__length(struct rvctr_insn *x, uint32_t pid, uint64_t addr,
-				const char **why)
+/* The binary's name in messages: the kernel's is --vmlinux. */
+static const char *file_name(const struct rvctr_insn *x, const struct rvctr_dso_file *d,
+			     const struct rvctr_map *map)
 {
-	const struct rvctr_map *map = rvctr_maps__find(x->maps, pid, addr);
-	struct insn_cached *c;
-	struct insn_dso *d;
-	uint64_t off;
+	return d->runtime ? rvctr_machine__vmlinux(x->machine) :
+			    rvctr_maps__dso_name(rvctr_machine__maps(x->machine), map->dso);
+}
 
-	if (!map) {
-		*why = x->maps_full ? "no mapped binary holds the address (too many maps or "
-				      "binaries: some were not kept)" :
-				      "no mapped binary holds the address";
-		return 0;
-	}
-	d = insn_dso(x, map);
-	if (!d) {
-		*why = "out of memory";
-		return 0;
-	}
-	off = addr - map->start + map->pgoff;
-	c = &x->cache[(off >> 1 ^ (uint64_t)map->dso * 0x9e3779b1) % CACHE_SIZE];
+/* What is at file offset @off of @map's binary, through the cache. */
+static const struct insn_cached *lookup(struct rvctr_insn *x, const struct rvctr_dso_file *d,
+					const struct rvctr_map *map, uint64_t addr)
+{
+	uint64_t off = addr - map->start + map->pgoff;
+	struct insn_cached *c = &x->cache[(off >> 1 ^ (uint64_t)map->dso * 0x9e3779b1) % CACHE_SIZE];
+
 	if (!c->valid || c->off != off || c->dso != map->dso) {
 		c->off = off;
 		c->dso = map->dso;
@@ -284,6 +121,28 @@ unsigned int rvctr_insn__length(struct rvctr_insn *x, uint32_t pid, uint64_t add
 		c->found = read_insn(d, map, addr, &c->c_offset);
 		c->valid = 1;
 	}
+	return c;
+}
+
+unsigned int rvctr_insn__length(struct rvctr_insn *x, uint32_t pid, uint64_t addr,
+				const char **why)
+{
+	const struct rvctr_map *map = rvctr_maps__find(rvctr_machine__maps(x->machine), pid, addr);
+	const struct rvctr_dso_file *d;
+	const struct insn_cached *c;
+
+	if (!map) {
+		*why = rvctr_machine__maps_full(x->machine) ?
+		       "no mapped binary holds the address (too many maps or binaries: some were "
+		       "not kept)" : "no mapped binary holds the address";
+		return 0;
+	}
+	d = rvctr_machine__code(x->machine, map->dso);
+	if (!d) {
+		*why = "out of memory";
+		return 0;
+	}
+	c = lookup(x, d, map, addr);
 	switch (c->found) {
 	case INSN_C16:
 	case INSN_B32:
@@ -291,15 +150,13 @@ unsigned int rvctr_insn__length(struct rvctr_insn *x, uint32_t pid, uint64_t add
 	case INSN_NOT_BRANCH:
 		snprintf(x->why, sizeof(x->why), "the instruction at %#llx in %s is not a "
 			 "conditional branch: wrong binary?", (unsigned long long)addr,
-			 d->kernel ? x->find.vmlinux : rvctr_maps__dso_name(x->maps, map->dso));
+			 file_name(x, d, map));
 		*why = x->why;
 		return 0;
 	case INSN_C16_OFFSET:
 		snprintf(x->why, sizeof(x->why), "the instruction at %#llx in %s is a "
 			 "compressed branch to %+d, not +4: wrong binary?",
-			 (unsigned long long)addr,
-			 d->kernel ? x->find.vmlinux : rvctr_maps__dso_name(x->maps, map->dso),
-			 c->c_offset);
+			 (unsigned long long)addr, file_name(x, d, map), c->c_offset);
 		*why = x->why;
 		return 0;
 	}

@@ -5,281 +5,77 @@
 #include <string.h>
 
 #include <rvctr/brstack.h>
-#include <rvctr/maps.h>
+#include <rvctr/machine.h>
 #include <rvctr/perfscript.h>
 #include <rvctr/report.h>
 #include <rvctr/symtab.h>
 #include <rvctr/table.h>
 
 #define NO_DSO		0xffffffffu
-#define KERNEL_DSO	0xfffffffeu	/* a kernel address outside every map */
-
-struct dso_syms {
-	struct rvctr_symtab *tab;	/* NULL when the file could not be used */
-	int tried;
-	int kernel;
-	int module;			/* a kernel module: tab is the shared kallsyms */
-	uint64_t kaslr;			/* vmlinux: runtime - link address */
-	int by_module;			/* kallsyms: only the symbols of module mod */
-	char mod[64];
-};
+#define KERNEL_DSO	RVCTR_KERNEL_DSO	/* a kernel address outside every map */
 
 struct rvctr_report {
-	char *symfs;
-	struct rvctr_symfind find;
-	struct rvctr_maps *maps;
-	struct dso_syms *dsos;
-	unsigned int nr_dsos;
-	struct dso_syms kernel;		/* for KERNEL_DSO */
-	struct dso_syms modules;	/* kallsyms, for every module map */
+	struct rvctr_machine *machine;	/* maps, binaries and their symbols */
 	struct rvctr_table *edges;
 	struct rvctr_table *funcs;	/* key (dso, function address) */
 	uint64_t by_type[16];		/* perf_branch_entry.type is 4 bits */
 	uint64_t branches, samples, mispred, predicted, with_cycles;
 	uint64_t not_taken;		/* not-taken records, not counted as branches */
-	uint16_t machine;		/* EM_* of HEADER_ARCH, 0 if unknown */
-	uint64_t kernel_text;		/* runtime address of kernel_ref, from its MMAP */
-	char kernel_ref[64];		/* perf's ref_reloc_sym: _text, or _stext */
-	unsigned int mismatched;	/* files whose symbols were not used */
 };
 
-struct rvctr_report *rvctr_report__new(const char *symfs)
+struct rvctr_report *rvctr_report__new(struct rvctr_machine *m)
 {
 	struct rvctr_report *r = calloc(1, sizeof(*r));
 
 	if (!r)
 		return NULL;
-	r->maps = rvctr_maps__new();
+	r->machine = m;
 	r->edges = rvctr_table__new();
 	r->funcs = rvctr_table__new();
-	r->symfs = strdup(symfs ? symfs : "");
-	if (!r->maps || !r->edges || !r->funcs || !r->symfs) {
+	if (!r->edges || !r->funcs) {
 		rvctr_report__delete(r);
 		return NULL;
 	}
-	r->find.symfs = r->symfs;
 	return r;
-}
-
-void rvctr_report__set_lookup(struct rvctr_report *r, const char *buildid_dir,
-			      const char *kallsyms, const char *vmlinux)
-{
-	r->find.buildid_dir = buildid_dir;
-	r->find.kallsyms = kallsyms;
-	r->find.vmlinux = vmlinux;
 }
 
 void rvctr_report__delete(struct rvctr_report *r)
 {
-	unsigned int i;
-
 	if (!r)
 		return;
-	for (i = 0; i < r->nr_dsos; i++)
-		if (!r->dsos[i].module)
-			rvctr_symtab__delete(r->dsos[i].tab);
-	rvctr_symtab__delete(r->kernel.tab);
-	rvctr_symtab__delete(r->modules.tab);
-	free(r->dsos);
-	rvctr_maps__delete(r->maps);
 	rvctr_table__delete(r->edges);
 	rvctr_table__delete(r->funcs);
-	free(r->symfs);
 	free(r);
 }
 
-static struct dso_syms *dso_slot(struct rvctr_report *r, unsigned int dso)
+static struct rvctr_maps *maps(const struct rvctr_report *r)
 {
-	if (dso >= r->nr_dsos) {
-		unsigned int n = rvctr_maps__nr_dsos(r->maps);
-		struct dso_syms *d = realloc(r->dsos, n * sizeof(*d));
-
-		if (!d)
-			return NULL;
-		memset(d + r->nr_dsos, 0, (n - r->nr_dsos) * sizeof(*d));
-		r->dsos = d;
-		r->nr_dsos = n;
-	}
-	return &r->dsos[dso];
+	return rvctr_machine__maps(r->machine);
 }
 
 /*
- * The kernel's map is "[kernel.kallsyms]" + the name of perf's reference
- * symbol (ref_reloc_sym: _text, else _stext), with pgoff = that symbol's
- * runtime address: with a vmlinux's link address it gives the KASLR
- * offset.  Other kernel maps (pid -1, or kernel cpumode) are modules, as
- * perf synthesizes them from /proc/modules: "[name]" or the .ko's path.
+ * Where @addr of @pid is: its binary (NO_DSO if none) and its address in
+ * the binary's symbols (rvctr_machine__vaddr()), or the address itself
+ * when that cannot be done.  Returns the binary's symbols, or NULL.
  */
-int rvctr_report__mmap(struct rvctr_report *r, const struct rvctr_mmap *m)
+static const struct rvctr_dso_file *resolve(struct rvctr_report *r, uint32_t pid, uint64_t addr,
+					    uint64_t *dso, uint64_t *vaddr)
 {
-	uint16_t mode = m->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	const struct rvctr_map *map;
-	struct dso_syms *d;
-	int ret;
-
-	if (rvctr_symtab__is_kernel_name(m->filename)) {
-		/* a reference symbol's name too long to keep: no relocation by it */
-		if (m->pgoff)
-			r->kernel_text = (size_t)snprintf(r->kernel_ref, sizeof(r->kernel_ref), "%s",
-							  m->filename[17] ? m->filename + 17 :
-							  "_text") < sizeof(r->kernel_ref) ?
-					 m->pgoff : 0;
-		return rvctr_maps__add(r->maps, m);
-	}
-	ret = rvctr_maps__add(r->maps, m);
-	if (ret < 0)
-		return -1;	/* not kept */
-	if (m->pid != (uint32_t)-1 && mode != PERF_RECORD_MISC_KERNEL &&
-	    mode != PERF_RECORD_MISC_GUEST_KERNEL)
-		return ret;
-	map = rvctr_maps__find(r->maps, m->pid, m->start);
-	d = map ? dso_slot(r, map->dso) : NULL;
-	if (!d)
-		return -1;
-	d->module = 1;
-	return ret;
-}
-
-void rvctr_report__set_arch(struct rvctr_report *r, const char *arch)
-{
-	r->machine = rvctr_symtab__arch_machine(arch);
-	r->find.machine = r->machine;
-}
-
-int rvctr_report__task(struct rvctr_report *r, const struct rvctr_event *ev)
-{
-	return rvctr_maps__event(r->maps, ev);
-}
-
-void rvctr_report__input(struct rvctr_report *r)
-{
-	rvctr_maps__reset(r->maps);
-}
-
-/*
- * The build ids are the maps' (rvctr/maps.h), as autofdo's: a map's MMAP2
- * one, else the header's for its name.
- */
-int rvctr_report__build_id(struct rvctr_report *r, const struct rvctr_build_id *b)
-{
-	return rvctr_maps__header_build_id(r->maps, b);
-}
-
-/*
- * The kernel's name of the module mapped as @map: "[name]", or its file
- * (.../name.ko, .ko.gz, .ko.xz, .ko.zst).
- */
-static void module_name(const char *map, char *buf, size_t len)
-{
-	const char *b = strrchr(map, '/') ? strrchr(map, '/') + 1 : map;
-	size_t n = strlen(b);
-
-	if (*b == '[' && n > 1 && b[n - 1] == ']') {
-		b++;
-		n -= 2;
-	} else if (strstr(b, ".ko")) {
-		n = strstr(b, ".ko") - b;
-	}
-	snprintf(buf, len, "%.*s", (int)n, b);
-}
-
-/* The function holding @vaddr in @d's symbols @t: a module's own only. */
-static const char *lookup(const struct dso_syms *d, const struct rvctr_symtab *t, uint64_t vaddr,
-			  uint64_t *off)
-{
-	return rvctr_symtab__lookup_module(t, vaddr, d && d->by_module ? d->mod : NULL, off);
-}
-
-/*
- * Find and load the file of binary @dso (see rvctr_symtab__find for the
- * order), KERNEL_DSO for kernel addresses outside every map.
- */
-static void load_dso(struct rvctr_report *r, struct dso_syms *d, unsigned int dso)
-{
-	const char *name = dso == KERNEL_DSO ? "[kernel.kallsyms]" :
-			   rvctr_maps__dso_name(r->maps, dso);
-	const struct rvctr_build_id *b;
-	const uint8_t *id = NULL;
-	unsigned int id_size = 0;
-	int mismatch;
-	char err[512];
-
-	d->tried = 1;
-	if (d->module) {
-		/* every module's symbols are in the one kallsyms */
-		if (!r->modules.tried) {
-			b = rvctr_maps__find_header_build_id(r->maps, "[kernel.kallsyms]");
-			r->modules.tried = 1;
-			r->modules.tab = rvctr_symtab__find_kallsyms(&r->find, b ? b->id : NULL,
-								     b ? b->size : 0, err,
-								     sizeof(err));
-		}
-		d->tab = r->modules.tab;
-		module_name(name, d->mod, sizeof(d->mod));
-		d->by_module = 1;
-		return;
-	}
-	d->kernel = rvctr_symtab__is_kernel_name(name);
-	if (dso != KERNEL_DSO) {
-		id = rvctr_maps__dso_build_id(r->maps, dso, &id_size);
-	} else if ((b = rvctr_maps__find_header_build_id(r->maps, name))) {
-		id = b->id;
-		id_size = b->size;
-	}
-	d->tab = rvctr_symtab__find(&r->find, name, id, id_size, &mismatch, err, sizeof(err));
-	r->mismatched += mismatch;
-	if (d->tab && d->kernel && !rvctr_symtab__is_kallsyms(d->tab) && r->kernel_text) {
-		/* a vmlinux holds link addresses: relocate by the map's symbol */
-		uint64_t ref;
-
-		if (!rvctr_symtab__any_symbol(d->tab, r->kernel_ref, &ref))
-			d->kaslr = r->kernel_text - ref;
-	}
-}
-
-static struct dso_syms *dso_syms(struct rvctr_report *r, unsigned int dso)
-{
-	if (dso == KERNEL_DSO) {
-		if (!r->kernel.tried)
-			load_dso(r, &r->kernel, KERNEL_DSO);
-		return &r->kernel;
-	}
-	if (!dso_slot(r, dso))
-		return NULL;
-	if (!r->dsos[dso].tried)
-		load_dso(r, &r->dsos[dso], dso);
-	return &r->dsos[dso];
-}
-
-/*
- * Where @addr of @pid is: its binary (NO_DSO if none) and its ELF virtual
- * address there (runtime address -> map -> file offset -> PT_LOAD holding
- * it -> p_vaddr), or the address itself when that cannot be done.
- * Returns the binary's symbols, or NULL.
- */
-static const struct rvctr_symtab *resolve(struct rvctr_report *r, uint32_t pid, uint64_t addr,
-					  uint64_t *dso, uint64_t *vaddr)
-{
-	const struct rvctr_map *map = rvctr_maps__find(r->maps, pid, addr);
-	struct dso_syms *d;
+	const struct rvctr_map *map = rvctr_maps__find(maps(r), pid, addr);
+	const struct rvctr_dso_file *f;
 
 	*dso = map ? map->dso : (int64_t)addr < 0 ? KERNEL_DSO : NO_DSO;
 	*vaddr = addr;
 	if (*dso == NO_DSO)
 		return NULL;
-	d = dso_syms(r, *dso);
-	if (!d || !d->tab)
+	f = rvctr_machine__syms(r->machine, *dso);
+	if (!f || !f->tab)
 		return NULL;
-	if (d->kernel || d->module || *dso == KERNEL_DSO) {
-		/* kallsyms holds runtime addresses; a vmlinux link addresses */
-		*vaddr = addr - d->kaslr;
-		return d->tab;
-	}
-	if (rvctr_symtab__offset_to_vaddr(d->tab, addr - map->start + map->pgoff, vaddr)) {
+	if (rvctr_machine__vaddr(f, map, addr, vaddr)) {
 		*vaddr = addr;
 		return NULL;	/* not in the file's loaded bytes (bss, a JIT) */
 	}
-	return d->tab;
+	return f;
 }
 
 #define UNRESOLVED	(1ULL << 32)	/* in a function key: a bare runtime address */
@@ -291,10 +87,10 @@ static const struct rvctr_symtab *resolve(struct rvctr_report *r, uint32_t pid, 
 static void locate(struct rvctr_report *r, uint32_t pid, uint64_t addr, uint64_t *dso,
 		   uint64_t *func)
 {
-	const struct rvctr_symtab *t = resolve(r, pid, addr, dso, func);
+	const struct rvctr_dso_file *f = resolve(r, pid, addr, dso, func);
 	uint64_t off;
 
-	if (t && lookup(dso_syms(r, *dso), t, *func, &off)) {
+	if (f && rvctr_machine__symbol(f, *func, &off)) {
 		*func -= off;
 	} else {
 		*dso |= UNRESOLVED;
@@ -318,18 +114,17 @@ static void locate(struct rvctr_report *r, uint32_t pid, uint64_t addr, uint64_t
 static int edge_in_dso(const struct rvctr_report *r, uint64_t key)
 {
 	return key >> 60 == EDGE_IN_DSO >> 60 &&
-	       (key >> 48 & (EDGE_MAX_DSO - 1)) < rvctr_maps__nr_dsos(r->maps);
+	       (key >> 48 & (EDGE_MAX_DSO - 1)) < rvctr_maps__nr_dsos(maps(r));
 }
 
 static uint64_t edge_key(struct rvctr_report *r, uint32_t pid, uint64_t addr)
 {
-	const struct rvctr_map *map = rvctr_maps__find(r->maps, pid, addr);
-	const struct dso_syms *d = map ? dso_slot(r, map->dso) : NULL;
+	const struct rvctr_map *map = rvctr_maps__find(maps(r), pid, addr);
 	uint64_t off = map ? addr - map->start + map->pgoff : 0;
 
-	if (!d || map->pid == (uint32_t)-1 || d->module || off > EDGE_OFF_MASK ||
-	    map->dso >= EDGE_MAX_DSO ||
-	    rvctr_symtab__is_kernel_name(rvctr_maps__dso_name(r->maps, map->dso)))
+	if (!map || map->pid == (uint32_t)-1 || rvctr_machine__is_module(r->machine, map->dso) ||
+	    off > EDGE_OFF_MASK || map->dso >= EDGE_MAX_DSO ||
+	    rvctr_symtab__is_kernel_name(rvctr_maps__dso_name(maps(r), map->dso)))
 		return addr;
 	return EDGE_IN_DSO | (uint64_t)map->dso << 48 | off;
 }
@@ -413,13 +208,13 @@ static void print_types(const struct rvctr_report *r, FILE *out)
 static const char *sym_off(struct rvctr_report *r, uint64_t key, char *buf, size_t len)
 {
 	uint64_t dso, vaddr, off;
-	const struct rvctr_symtab *t;
+	const struct rvctr_dso_file *f;
 	const char *sym = NULL, *name;
 
 	if (!edge_in_dso(r, key)) {
 		/* a kernel address (the kernel's maps are pid -1's), or in no map */
-		t = resolve(r, -1, key, &dso, &vaddr);
-		sym = t ? lookup(dso_syms(r, dso), t, vaddr, &off) : NULL;
+		f = resolve(r, -1, key, &dso, &vaddr);
+		sym = f ? rvctr_machine__symbol(f, vaddr, &off) : NULL;
 		if (sym)
 			snprintf(buf, len, "%s+0x%" PRIx64, sym, off);
 		else
@@ -428,13 +223,13 @@ static const char *sym_off(struct rvctr_report *r, uint64_t key, char *buf, size
 	}
 	dso = key >> 48 & (EDGE_MAX_DSO - 1);
 	key &= EDGE_OFF_MASK;
-	t = dso_syms(r, dso) ? dso_syms(r, dso)->tab : NULL;
-	if (t && !rvctr_symtab__offset_to_vaddr(t, key, &vaddr))
-		sym = lookup(dso_syms(r, dso), t, vaddr, &off);
+	f = rvctr_machine__syms(r->machine, dso);
+	if (f && f->tab && !rvctr_symtab__offset_to_vaddr(f->tab, key, &vaddr))
+		sym = rvctr_machine__symbol(f, vaddr, &off);
 	if (sym) {
 		snprintf(buf, len, "%s+0x%" PRIx64, sym, off);
 	} else {
-		name = rvctr_maps__dso_name(r->maps, dso);
+		name = rvctr_maps__dso_name(maps(r), dso);
 		snprintf(buf, len, "%s+%#" PRIx64, strrchr(name, '/') ? strrchr(name, '/') + 1 : name,
 			 key);
 	}
@@ -480,9 +275,10 @@ static void print_funcs(struct rvctr_report *r, FILE *out, unsigned int top)
 		uint64_t key = c[i].a & ~UNRESOLVED;
 		const char *dso = key == NO_DSO ? "[unknown]" :
 				  key == KERNEL_DSO ? "[kernel.kallsyms]" :
-				  rvctr_maps__dso_name(r->maps, key);
-		const struct dso_syms *d = c[i].a & UNRESOLVED ? NULL : dso_syms(r, key);
-		const char *sym = d && d->tab ? lookup(d, d->tab, c[i].b, NULL) : NULL;
+				  rvctr_maps__dso_name(maps(r), key);
+		const struct rvctr_dso_file *f = c[i].a & UNRESOLVED ? NULL :
+						 rvctr_machine__syms(r->machine, key);
+		const char *sym = f ? rvctr_machine__symbol(f, c[i].b, NULL) : NULL;
 
 		fprintf(out, "%10" PRIu64 " %6.2f%% %6.2f%%  %s: ", c[i].count,
 			pct(c[i].count, r->branches), pct(c[i].mispred, c[i].count), dso);
@@ -491,9 +287,10 @@ static void print_funcs(struct rvctr_report *r, FILE *out, unsigned int top)
 		else
 			fprintf(out, "%#" PRIx64 "\n", c[i].b);
 	}
-	if (r->mismatched)
+	if (rvctr_machine__mismatched(r->machine))
 		fprintf(out, "# %u local file(s) differ from the recorded ones (build id or "
-			"machine): addresses shown; see --symfs\n", r->mismatched);
+			"machine): addresses shown; see --symfs\n",
+			rvctr_machine__mismatched(r->machine));
 	free(c);
 }
 

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include <rvctr/autofdo.h>
-#include <rvctr/maps.h>
+#include <rvctr/machine.h>
 #include <rvctr/output.h>
 #include <rvctr/sink.h>
 #include <rvctr/symtab.h>
@@ -24,7 +24,7 @@ struct afdo_sink {
 	char *path;
 	int fd;				/* path's, when it is a temporary file; else -1 */
 	char *binary;
-	struct rvctr_maps *maps;
+	struct rvctr_machine *machine;	/* the maps, binaries and their symbols */
 	struct rvctr_afdo **afdo;	/* per binary, indexed like maps' dsos */
 	unsigned char *unwanted;	/* per binary: not the one -b names, or
 					 * UNWANTED_UNKNOWN (not asked yet) */
@@ -32,14 +32,13 @@ struct afdo_sink {
 	uint64_t *records;		/* per binary: records of its samples, as
 					 * recorded (the busiest has most) */
 	unsigned int nr;
-	int maps_full;
-	struct rvctr_symfind find;	/* where the binaries are */
-	/* the map place() found last; maps change only in afdo_maps */
+	/* the map place() found last, while the maps stay the same */
 	struct hit {
 		int valid;
 		uint32_t pid;
 		uint64_t start, len, pgoff;
 		unsigned int dso;
+		uint64_t generation;	/* rvctr_machine__generation() */
 	} hit;
 	/* one sample's entries, placed */
 	struct rvctr_afdo_entry offs[RVCTR_MAX_BRANCHES];
@@ -59,7 +58,6 @@ static void afdo_release(struct afdo_sink *a)
 	free(a->unwanted);
 	free(a->branches);
 	free(a->records);
-	rvctr_maps__delete(a->maps);
 	free(a->path);
 	free(a->binary);
 	if (a->fd >= 0)
@@ -78,9 +76,15 @@ static struct rvctr_sink *afdo_open(const struct rvctr_sink_info *info, char *er
 	struct afdo_sink *a = calloc(1, sizeof(*a));
 	int fd = info->out ? rvctr_output__fd(info->out) : -1;
 
+	if (!info->machine) {
+		/* where records are, and the binaries' files, are the machine's */
+		snprintf(err, errlen, "autofdo: no machine (rvctr_sink_info.machine)");
+		free(a);
+		return NULL;
+	}
 	if (a)
 		a->fd = -1;
-	if (!a || !(a->maps = rvctr_maps__new()) || !(a->path = strdup(info->path)) ||
+	if (!a || !(a->path = strdup(info->path)) ||
 	    (info->binary && !(a->binary = strdup(info->binary)))) {
 		if (a)
 			afdo_free(a);
@@ -93,47 +97,13 @@ static struct rvctr_sink *afdo_open(const struct rvctr_sink_info *info, char *er
 		afdo_free(a);
 		return NULL;
 	}
-	if (info->find)
-		a->find = *info->find;
-	if (!a->find.machine)
-		a->find.machine = rvctr_symtab__arch_machine(info->arch);
+	a->machine = info->machine;
 	return &a->base;
 }
 
-/*
- * A build id this input's header recorded: the maps give it to the maps
- * of that name that carry none of their own, so the binary is known by
- * path and build id (two builds, two profiles).
- */
-static int afdo_build_id(struct rvctr_sink *s, const struct rvctr_build_id *b)
+static const char *dso_name(const struct afdo_sink *a, unsigned int dso)
 {
-	return rvctr_maps__header_build_id(((struct afdo_sink *)s)->maps, b) ?
-	       rvctr_sink__fail(s, "out of memory") : 0;
-}
-
-/* MMAP, MMAP2, FORK, EXIT, COMM: which process has which maps */
-static int afdo_maps(struct rvctr_sink *s, const struct rvctr_event *ev)
-{
-	struct afdo_sink *a = (struct afdo_sink *)s;
-
-	a->hit.valid = 0;
-	if (rvctr_maps__event(a->maps, ev) && !a->maps_full) {
-		/* a limit, not an error: later maps are not attributed */
-		a->maps_full = 1;
-		fprintf(stderr, "rvctr: warning: some maps were not kept (too many maps or "
-			"binaries, or out of memory): branches in them are not profiled\n");
-	}
-	return 0;
-}
-
-/* Another recording: none of its processes is one of the previous one's. */
-static int afdo_input(struct rvctr_sink *s)
-{
-	struct afdo_sink *a = (struct afdo_sink *)s;
-
-	a->hit.valid = 0;
-	rvctr_maps__reset(a->maps);	/* its build ids are its own too */
-	return 0;
+	return rvctr_maps__dso_name(rvctr_machine__maps(a->machine), dso);
 }
 
 /*
@@ -161,7 +131,7 @@ static int grow(struct afdo_sink *a, unsigned int dso)
 
 	if (dso < a->nr)
 		return 0;
-	n = rvctr_maps__nr_dsos(a->maps);
+	n = rvctr_maps__nr_dsos(rvctr_machine__maps(a->machine));
 	f = realloc(a->afdo, n * sizeof(*f));
 	if (!f)
 		return -1;
@@ -191,8 +161,31 @@ static int wanted(struct afdo_sink *a, unsigned int dso)
 {
 	if (a->unwanted[dso] == UNWANTED_UNKNOWN)
 		a->unwanted[dso] = a->binary &&
-				   !name_matches(rvctr_maps__dso_name(a->maps, dso), a->binary);
+				   !name_matches(dso_name(a, dso), a->binary);
 	return !a->unwanted[dso];
+}
+
+/*
+ * The recorded file of binary @dso (the machine's: build-id cache,
+ * --symfs, .build-id dirs) gives its profile ELF addresses; a module's
+ * .ko is relocatable, no such file.  -1 out of memory.
+ */
+static int use_file(struct afdo_sink *a, unsigned int dso)
+{
+	const struct rvctr_dso_file *f = NULL;
+
+	if (!rvctr_machine__is_module(a->machine, dso)) {
+		f = rvctr_machine__syms(a->machine, dso);
+		if (!f)
+			return -1;
+	}
+	if (f && f->tab)
+		rvctr_afdo__set_symtab(a->afdo[dso], f->tab);
+	else
+		fprintf(stderr, "rvctr: warning: %s: writing file offsets (right for "
+			"ET_EXEC and GNU ld layouts only; see --symfs)\n",
+			f ? f->why : "a kernel module's .ko");
+	return 0;
 }
 
 /*
@@ -208,28 +201,9 @@ static int afdo_for(struct afdo_sink *a, unsigned int dso, struct rvctr_afdo **p
 	if (!wanted(a, dso))
 		return 0;
 	if (!a->afdo[dso]) {
-		const char *name = rvctr_maps__dso_name(a->maps, dso);
-		const uint8_t *id;
-		struct rvctr_symtab *t;
-		unsigned int id_size;
-		char err[512];
-		int mismatch;
-
 		a->afdo[dso] = rvctr_afdo__new();
-		if (!a->afdo[dso])
+		if (!a->afdo[dso] || (dso_name(a, dso)[0] == '/' && use_file(a, dso)))
 			return -1;
-		if (name[0] != '/') {
-			*p = a->afdo[dso];
-			return 0;
-		}
-		/* the recorded file: build-id cache, --symfs, .build-id dirs */
-		id = rvctr_maps__dso_build_id(a->maps, dso, &id_size);
-		t = rvctr_symtab__find(&a->find, name, id, id_size, &mismatch, err, sizeof(err));
-		if (t)
-			rvctr_afdo__set_symtab(a->afdo[dso], t);
-		else
-			fprintf(stderr, "rvctr: warning: %s: writing file offsets (right for "
-				"ET_EXEC and GNU ld layouts only; see --symfs)\n", err);
 	}
 	*p = a->afdo[dso];
 	return 0;
@@ -252,13 +226,15 @@ static int count(struct afdo_sink *a, unsigned int dso, uint64_t nr)
 static int place(struct afdo_sink *a, uint32_t pid, uint64_t addr, unsigned int *dso,
 		 uint64_t *off)
 {
+	uint64_t gen = rvctr_machine__generation(a->machine);
 	const struct rvctr_map *m;
 
-	if (!a->hit.valid || a->hit.pid != pid || addr - a->hit.start >= a->hit.len) {
-		m = rvctr_maps__find(a->maps, pid, addr);
+	if (!a->hit.valid || a->hit.pid != pid || a->hit.generation != gen ||
+	    addr - a->hit.start >= a->hit.len) {
+		m = rvctr_maps__find(rvctr_machine__maps(a->machine), pid, addr);
 		if (!m)
 			return -1;
-		a->hit = (struct hit){ 1, pid, m->start, m->len, m->pgoff, m->dso };
+		a->hit = (struct hit){ 1, pid, m->start, m->len, m->pgoff, m->dso, gen };
 	}
 	*dso = a->hit.dso;
 	*off = addr - a->hit.start + a->hit.pgoff;
@@ -270,7 +246,8 @@ static int all_in_hit(const struct afdo_sink *a, uint32_t pid, const struct perf
 		      uint64_t n)
 {
 	uint64_t start = a->hit.start, len = a->hit.len, i;
-	int in = a->hit.valid && a->hit.pid == pid;
+	int in = a->hit.valid && a->hit.pid == pid &&
+		 a->hit.generation == rvctr_machine__generation(a->machine);
 
 	for (i = 0; i < n && in; i++)
 		in = b[i].from - start < len && b[i].to - start < len;
@@ -398,7 +375,7 @@ static int pick_binary(const struct afdo_sink *a)
 	for (i = 0; i < a->nr; i++) {
 		if (!a->records[i])
 			continue;
-		if (a->binary && !name_matches(rvctr_maps__dso_name(a->maps, i), a->binary))
+		if (a->binary && !name_matches(dso_name(a, i), a->binary))
 			continue;
 		if (best < 0 || a->records[i] > a->records[best])
 			best = i;	/* of -b's builds too: the busiest */
@@ -409,7 +386,7 @@ static int pick_binary(const struct afdo_sink *a)
 static void id_text(const struct afdo_sink *a, unsigned int dso, char *buf, size_t len)
 {
 	unsigned int size, i;
-	const uint8_t *id = rvctr_maps__dso_build_id(a->maps, dso, &size);
+	const uint8_t *id = rvctr_maps__dso_build_id(rvctr_machine__maps(a->machine), dso, &size);
 
 	snprintf(buf, len, "%s", id ? "" : "unknown");
 	for (i = 0; id && i < size && 2 * i + 2 < len; i++)
@@ -423,13 +400,13 @@ static void id_text(const struct afdo_sink *a, unsigned int dso, char *buf, size
  */
 static void warn_other_builds(const struct afdo_sink *a, unsigned int dso)
 {
-	const char *name = rvctr_maps__dso_name(a->maps, dso);
+	const char *name = dso_name(a, dso);
 	char mine[48], other[48];
 	unsigned int i;
 
 	for (i = 0; i < a->nr; i++) {
 		if (i == dso || !a->afdo[i] || !a->branches[i] ||
-		    strcmp(rvctr_maps__dso_name(a->maps, i), name))
+		    strcmp(dso_name(a, i), name))
 			continue;
 		id_text(a, dso, mine, sizeof(mine));
 		id_text(a, i, other, sizeof(other));
@@ -444,7 +421,7 @@ static int afdo_output_part(struct rvctr_sink *s, const char **name)
 	struct afdo_sink *a = (struct afdo_sink *)s;
 	int dso = pick_binary(a);
 
-	*name = dso < 0 ? NULL : rvctr_maps__dso_name(a->maps, dso);
+	*name = dso < 0 ? NULL : dso_name(a, dso);
 	return dso;
 }
 
@@ -482,7 +459,7 @@ static int afdo_close(struct rvctr_sink *s)
 		goto out;
 	}
 	fprintf(stderr, "rvctr: autofdo profile of %s: %llu ranges, %llu branches\n",
-		rvctr_maps__dso_name(a->maps, dso),
+		dso_name(a, dso),
 		(unsigned long long)rvctr_afdo__nr_ranges(a->afdo[dso]),
 		(unsigned long long)rvctr_afdo__nr_branches(a->afdo[dso]));
 out:
@@ -501,11 +478,6 @@ const struct rvctr_sink_ops rvctr_sink_autofdo = {
 		"--profiler text (one binary)",
 	.ranges = 1,
 	.open = afdo_open,
-	.build_id = afdo_build_id,
-	.input = afdo_input,
-	.mmap = afdo_maps,
-	.comm = afdo_maps,
-	.task = afdo_maps,
 	.sample = afdo_sample,
 	.part = afdo_part,
 	.output_part = afdo_output_part,

@@ -178,6 +178,7 @@ static int perf_sample(struct rvctr_sink *s, const struct rvctr_sample *smp)
 const struct rvctr_sink_ops rvctr_sink_perf = {
 	.name = "perf",
 	.help = "perf.data with branch stacks",
+	.merge_pids = 1,
 	.open = perf_open,
 	.build_id = writer_sink__build_id,
 	.comm = writer_sink__comm,

@@ -26,6 +26,7 @@ const struct rvctr_sink_ops rvctr_sink_spe = {
 	.help = "SPE-like per-branch samples (events branch, branch-miss; ip=source,\n"
 		"addr=target, weight=cycles, brstack=[this, {0, previous target}],\n"
 		"as perf's SPE)",
+	.merge_pids = 1,
 	.open = spe_open,
 	.build_id = writer_sink__build_id,
 	.comm = writer_sink__comm,

@@ -51,6 +51,8 @@ struct rvctr_symtab {
 	uint8_t build_id[20];
 	unsigned int build_id_len;
 	char *symbols_file;
+	Elf *elf;			/* a kernel module's (load_kmodule()) */
+	int fd;				/* elf's */
 };
 
 static int cmp_sym(const void *a, const void *b)
@@ -66,6 +68,10 @@ void rvctr_symtab__delete(struct rvctr_symtab *t)
 		return;
 	if (t->dwfl)
 		dwfl_end(t->dwfl);
+	if (t->elf) {
+		elf_end(t->elf);
+		close(t->fd);
+	}
 	free(t->syms);
 	free(t->names);
 	free(t->debug_path);
@@ -253,6 +259,108 @@ static int open_regular(const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	return fd;
+}
+
+/* The build id of a note section @scn of @elf, into @t. */
+static void note_build_id(struct rvctr_symtab *t, Elf_Scn *scn)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t off = 0, name_off, desc_off;
+	GElf_Nhdr nh;
+
+	while (d && (off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    !memcmp((char *)d->d_buf + name_off, "GNU", 4) && nh.n_descsz <= 20) {
+			memcpy(t->build_id, (char *)d->d_buf + desc_off, nh.n_descsz);
+			t->build_id_len = nh.n_descsz;
+			return;
+		}
+	}
+}
+
+/*
+ * The functions of a module's .text (.symtab, STT_FUNC in .text), at
+ * their offsets in it: a relocatable file has no load addresses, and
+ * the module's map starts at its .text, as perf maps a .ko.
+ */
+static int kmod_symbols(struct rvctr_symtab *t, Elf *elf, Elf_Scn *symtab, size_t text)
+{
+	Elf_Data *d = elf_getdata(symtab, NULL);
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	size_t i, n;
+
+	if (!d || !gelf_getshdr(symtab, &sh) || !sh.sh_entsize)
+		return 0;
+	n = sh.sh_size / sh.sh_entsize;
+	t->syms = calloc(n ? n : 1, sizeof(*t->syms));
+	if (!t->syms)
+		return -1;
+	for (i = 1; i < n && gelf_getsym(d, i, &sym); i++) {
+		const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
+
+		if (name && *name && GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_shndx == text)
+			t->syms[t->nr++] = (struct sym){ sym.st_value, sym.st_size, name, NULL };
+	}
+	qsort(t->syms, t->nr, sizeof(*t->syms), cmp_sym);
+	return 0;
+}
+
+/* A module's sections: its .text's index, symbols and build id. */
+static int kmod_sections(struct rvctr_symtab *t, Elf *elf)
+{
+	Elf_Scn *scn = NULL, *symtab = NULL;
+	size_t shstrndx, text = 0;
+	GElf_Shdr sh;
+	const char *name;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return 1;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			return 1;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (sh.sh_type == SHT_SYMTAB)
+			symtab = scn;
+		else if (sh.sh_type == SHT_NOTE)
+			note_build_id(t, scn);
+		else if (name && !strcmp(name, ".text"))
+			text = elf_ndxscn(scn);
+	}
+	return symtab && text ? kmod_symbols(t, elf, symtab, text) : 1;
+}
+
+/*
+ * A kernel module's .ko (ET_REL, uncompressed) for its symbols: NULL with
+ * @err when it is not one, or has no .text and .symtab.
+ */
+static struct rvctr_symtab *load_kmodule(const char *path, char *err, size_t errlen)
+{
+	struct rvctr_symtab *t = calloc(1, sizeof(*t));
+	int fd = t ? open_regular(path, err, errlen) : -1, ret = 1;
+	Elf *elf = NULL;
+	GElf_Ehdr eh;
+
+	elf_version(EV_CURRENT);
+	if (fd >= 0 && (elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) && gelf_getehdr(elf, &eh) &&
+	    eh.e_type == ET_REL) {
+		t->machine = eh.e_machine;
+		t->type = ET_REL;
+		t->elf = elf;
+		t->fd = fd;
+		ret = kmod_sections(t, elf);
+	}
+	if (!ret)
+		return t;
+	snprintf(err, errlen, ret < 0 ? "%s: out of memory" : "%s: not a kernel module (a "
+		 "relocatable ELF file with .text and .symtab)", path);
+	if (t && !t->elf) {
+		elf_end(elf);
+		if (fd >= 0)
+			close(fd);
+	}
+	rvctr_symtab__delete(t);
+	return NULL;
 }
 
 static struct rvctr_symtab *load_path(const char *path, const char *debug_path, int code_only,
@@ -594,7 +702,8 @@ static struct rvctr_symtab *try_file(const struct rvctr_symfind *f, const char *
 
 	if (!is_file(path))
 		return NULL;
-	t = load_path(path, debug_path, f->code_only, why, whylen);
+	t = f->kmodule ? load_kmodule(path, why, whylen) :
+			 load_path(path, debug_path, f->code_only, why, whylen);
 	if (!t)
 		return NULL;
 	n = rvctr_symtab__build_id(t, have);

@@ -209,6 +209,30 @@ if "$CC_GNU" -nostdlib -static -no-pie -Wl,-Ttext=0xffffffff80000000 -Wl,-e,_tex
 		'%  /lib/modules/6.12.0/kernel/drivers/perf/rvctr-x.ko.zst: x_func$' \
 		"$T_DIR/mz.data" --kallsyms "$T_DIR/kallsyms-mod"
 
+	# A module whose .ko is found (here under --symfs): its own symbols, as
+	# perf reads them, its .text at the module's base; kallsyms lacks them
+	ko=$T_DIR/kofs/lib/modules/6.12.0/kernel/drivers/perf/rvctr_x.ko
+	mkdir -p "$(dirname "$ko")"
+	printf 'int ko_first(int a) { return a + 1; }\nint ko_second(int a) { return a * 3 + 7; }\n' \
+		>"$T_DIR/ko.c"
+	if "$CC_GNU" -O1 -c -o "$ko" "$T_DIR/ko.c" &&
+	   k2=$("${CROSS_COMPILE:-riscv64-linux-gnu-}nm" "$ko" | awk '$3 == "ko_second" { print $1 }') &&
+	   [ -n "$k2" ]; then
+		{
+			cat "$T_DIR/kdesc"
+			echo "mmap -1 0xffffffff01010000 0x4000 0 /lib/modules/6.12.0/kernel/drivers/perf/rvctr_x.ko"
+			printf 'sample 4242 %#x %#x/%#x/2/0/3\n' $((0xffffffff01010000 + 0x$k2 + 4)) \
+				$((0xffffffff01010000 + 0x$k2 + 4)) $((0xffffffff01010000 + 0x$k2))
+		} | "$SYNTH" "$T_DIR/mko.data"
+		report_has_in "module with its .ko found: the .ko's symbols" \
+			'%  /lib/modules/6.12.0/kernel/drivers/perf/rvctr_x.ko: ko_second$' \
+			"$T_DIR/mko.data" --symfs "$T_DIR/kofs" --kallsyms "$T_DIR/kallsyms-nox"
+		report_has_in "... its hot edge in the .ko's function" '^ko_second\+0x4 +ko_second\+0x0 ' \
+			"$T_DIR/mko.data" --symfs "$T_DIR/kofs" --kallsyms "$T_DIR/kallsyms-nox"
+	else
+		not_ok "a module .ko for the test"
+	fi
+
 	# rvctr record's own maps (rvctr/kmaps.h), from that boot's /proc:
 	# the kernel map relocates the vmlinux, the module maps take their
 	# symbols from kallsyms

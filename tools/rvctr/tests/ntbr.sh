@@ -444,6 +444,68 @@ test_autofdo_between() {
 		{ not_ok "autofdo -b b: undecided record between two of b's"; sed 's/^/# /' "$T_LOG"; }
 }
 
+# ---- a -a recording: each sample's records in its own process ----
+
+# syswide.data: processes 100 (b) and 200 (b2) on two CPUs, one binary
+# each at one address: b's beq there (a record COND to 4 bytes on is not
+# taken), b2's c.beqz to +4 (the same record is a taken one).  CPU 1's
+# COMM and MMAP2 come in the file after CPU 0's later samples.
+make_syswide() {
+	local rec
+	printf '\t.text\n\t.globl _start\n_start:\tc.beqz a0, 1f\n\tc.nop\n1:\tret\n' >"$T_DIR/b2.S"
+	"$CC" -march=rv64gc -nostdlib -static -no-pie -Wl,--build-id -o "$T_DIR/b2" "$T_DIR/b2.S" &&
+		[ "$(addr "$T_DIR/b2" _start)" = "$(addr "$T_DIR/b" b32)" ] || return 1
+	rec=$(printf '%x/%x/1/0/1' $b32 $((b32 + 4)))
+	{
+		echo "cpu 0"; echo "time 10"; echo "comm 100 b"
+		echo "mmap 100 0x10000 0x1000 0 $T_DIR/b"; echo "event 1"
+		for t in 20 22; do echo "time $t"; echo "sample 100 $b32 $rec"; done
+		echo "cpu 1"; echo "time 14"; echo "comm 200 b2"
+		echo "mmap 200 0x10000 0x1000 0 $T_DIR/b2"
+		for t in 21 23; do echo "time $t"; echo "sample 200 $b32 $rec"; done
+		echo "round"; echo "cpu 0"; echo "time 30"; echo "sample 100 $b32 $rec"; echo "round"
+	} | "$SYNTH" -C -n "$T_DIR/syswide.data"
+}
+test_syswide_own_process() {
+	$R report "$T_DIR/syswide.data" >"$T_LOG" 2>&1 &&
+		grep -q '^# 2 branches in 5 samples$' "$T_LOG" &&
+		grep -q '^# 3 not-taken branch records' "$T_LOG" &&
+		ok "-a: each sample's record decided by its own process's binary (3 not taken, 2 taken)" ||
+		{ not_ok "-a: records decided in another process"; sed 's/^/# /' "$T_LOG"; }
+}
+test_syswide_perfscript() {
+	$R convert -f perfscript -o "$T_DIR/x.ps" "$T_DIR/syswide.data" 2>"$T_LOG" &&
+		[ "$(grep -c "0x$(printf %x $b32)/0x$(printf %x $((b32 + 4)))/" "$T_DIR/x.ps")" = 2 ] &&
+		ok "-a perfscript: process 200's taken records kept, 100's not-taken ones dropped" ||
+		{ not_ok "-a perfscript"; sed 's/^/# /' "$T_LOG"; grep -v '^$' "$T_DIR/x.ps" | head -5; }
+}
+
+# ---- merged inputs: each input's records in its own processes ----
+
+# other.data: another recording's pid 100, b2 mapped elsewhere (0x20000),
+# with the record COND to 4 bytes on at b32's address, in no map of its
+# own: undecided, whatever the first input's pid 100 had there
+make_other_input() {
+	local rec
+	rec=$(printf '%x/%x/1/0/1' $b32 $((b32 + 4)))
+	{
+		echo "comm 100 b2"; echo "mmap 100 0x20000 0x1000 0 $T_DIR/b2"; echo "event 1"
+		echo "sample 100 $b32 $rec"
+	} | "$SYNTH" -n "$T_DIR/other.data" &&
+	{
+		echo "comm 100 b"; echo "mmap 100 0x10000 0x1000 0 $T_DIR/b"; echo "event 1"
+		echo "sample 100 $b32 $rec"
+	} | "$SYNTH" -n "$T_DIR/first.data"
+}
+test_merged_own_processes() { # FORMAT [OPTS]
+	# shellcheck disable=SC2086
+	$R convert -f $1 -o "$T_DIR/x.out" "$T_DIR/first.data" "$T_DIR/other.data" 2>"$T_LOG" &&
+		grep -q "other.data: 1 record of ctr_ntbr events was COND .*no mapped binary holds" "$T_LOG" &&
+		! grep -q "first.data: .* record" "$T_LOG" &&
+		ok "-f $1 of two inputs: the second's pid 100 is not the first's (its record undecided)" ||
+		{ not_ok "-f $1 of two inputs: pid 100 carried over"; sed 's/^/# /' "$T_LOG"; }
+}
+
 # ---- filters: samples left out take their undecided records along ----
 
 test_perfscript_pid_refused() {
@@ -686,6 +748,20 @@ test_two_inputs_warnings "-f spe"
 test_two_inputs_warnings "--force -f perfscript"
 make_between
 test_autofdo_between
+
+if make_syswide; then
+	test_syswide_own_process
+	test_syswide_perfscript
+else
+	not_ok "the -a recording"
+fi
+
+if make_other_input; then
+	test_merged_own_processes spe
+	test_merged_own_processes "perfscript --force"
+else
+	not_ok "the merged recordings"
+fi
 
 make_pids
 test_perfscript_pid_refused

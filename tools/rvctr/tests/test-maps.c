@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include <rvctr/insn.h>
+#include <rvctr/machine.h>
 #include <rvctr/maps.h>
 #include <rvctr/report.h>
 #include <unistd.h>
@@ -330,12 +331,15 @@ static void test_full_random(void)
  */
 static void test_report_module_full(void)
 {
-	struct rvctr_report *r = rvctr_report__new(NULL);
+	char kallsyms[] = "/tmp/rvctr-kallsyms-XXXXXX", *text = NULL;
+	struct rvctr_symfind find = { .kallsyms = kallsyms };
+	struct rvctr_machine *m = rvctr_machine__new(&find, NULL);
+	struct rvctr_report *r = m ? rvctr_report__new(m) : NULL;
+	struct rvctr_event ev = { .type = PERF_RECORD_MMAP2 };
 	struct rvctr_mmap mm = { .pid = -1, .tid = -1, .misc = PERF_RECORD_MISC_KERNEL };
 	struct perf_branch_entry br = { .from = 0xffffffff81001010ULL, .to = 0xffffffff81001800ULL };
 	struct rvctr_sample smp = { .pid = 5, .tid = 5, .ip = br.to, .nr_branches = 1,
 				    .branches = &br, .period = 1, .misc = PERF_RECORD_MISC_KERNEL };
-	char kallsyms[] = "/tmp/rvctr-kallsyms-XXXXXX", *text = NULL;
 	unsigned int i, bad = 0;
 	size_t size = 0;
 	FILE *f, *out;
@@ -349,27 +353,27 @@ static void test_report_module_full(void)
 	fprintf(f, "ffffffff80000000 T _text\nffffffff81001000 t modfunc\t[mymod]\n"
 		"ffffffff81001800 t modfunc2\t[mymod]\n");
 	fclose(f);
-	rvctr_report__set_lookup(r, NULL, kallsyms, NULL);
-	rvctr_report__set_arch(r, "riscv64");
+	rvctr_machine__set_arch(m, "riscv64");
 	strcpy(mm.filename, "[kernel.kallsyms]_text");
 	mm.start = mm.pgoff = 0xffffffff80000000ULL;
 	mm.len = 0x1000000;
-	bad += !!rvctr_report__mmap(r, &mm);
+	ev.mmap = mm;
+	bad += !!rvctr_machine__event(m, &ev);
 	strcpy(mm.filename, "[other]");		/* the module map covers its top half */
 	mm.start = 0xffffffff81000000ULL;
 	mm.len = 0x2000;
 	mm.pgoff = 0;
-	bad += !!rvctr_report__mmap(r, &mm);
+	ev.mmap = mm;
+	bad += !!rvctr_machine__event(m, &ev);
 	for (i = 0; i < RVCTR_MAPS_MAX - 2; i++) {
-		struct rvctr_mmap u = { .pid = 5, .tid = 5, .start = 0x10000 + 0x1000ULL * i,
-					.len = 0x1000, .filename = "/x" };
-
-		bad += !!rvctr_report__mmap(r, &u);
+		mmap_of(&ev.mmap, 5, 0x10000 + 0x1000ULL * i, 0x1000, 0, "/x");
+		bad += !!rvctr_machine__event(m, &ev);
 	}
 	T_EQ(bad, 0, "report: a full table of maps");
 	strcpy(mm.filename, "[mymod]");
 	mm.start = 0xffffffff81001000ULL;
-	T_EQ(rvctr_report__mmap(r, &mm), 1, "... a module's map over part of an older one: kept, "
+	ev.mmap = mm;
+	T_EQ(rvctr_machine__event(m, &ev), 1, "... a module's map over part of an older one: kept, "
 	     "the older one's part dropped: 1");
 	rvctr_report__sample(r, &smp);
 	out = open_memstream(&text, &size);
@@ -382,12 +386,14 @@ static void test_report_module_full(void)
 	free(text);
 	unlink(kallsyms);
 	rvctr_report__delete(r);
+	rvctr_machine__delete(m);
 }
 
 /* The instruction lengths of ctr_ntbr records: an address left in no map says why. */
 static void test_full_insn(void)
 {
-	struct rvctr_insn *x = rvctr_insn__new(NULL);
+	struct rvctr_machine *m = rvctr_machine__new(NULL, NULL);
+	struct rvctr_insn *x = rvctr_insn__new(m);
 	struct rvctr_event ev = { .type = PERF_RECORD_MMAP2 };
 	const char *why = "";
 	unsigned int i, bad = 0;
@@ -397,16 +403,17 @@ static void test_full_insn(void)
 
 		snprintf(name, sizeof(name), "/lib%u.so", i);
 		mmap_of(&ev.mmap, 9, 0x10000 + 0x1000ULL * i, 0x1000, 0, name);
-		bad += !!rvctr_insn__event(x, &ev);
+		bad += !!rvctr_machine__event(m, &ev);
 	}
 	T_EQ(bad, 0, "instruction lengths: 4096 binaries");
 	T_EQ(rvctr_insn__length(x, 9, 0x80000000, &why), 0, "... an address in no map: none");
 	T_STREQ(why, "no mapped binary holds the address", "... saying so");
 	mmap_of(&ev.mmap, 9, 0x10000, 0x1000, 0, "/one-more.so");
-	T_EQ(rvctr_insn__event(x, &ev), -1, "... the 4097th: -1");
+	T_EQ(rvctr_machine__event(m, &ev), 1, "... the 4097th: not kept, said once");
 	T_EQ(rvctr_insn__length(x, 9, 0x10000, &why), 0, "... its address: no length");
 	T_OK(strstr(why, "too many maps") != NULL, "... and why: a map not kept");
 	rvctr_insn__delete(x);
+	rvctr_machine__delete(m);
 }
 
 /* fork copies, threads share, exit ends a pid's maps for its next user */

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <rvctr/machine.h>
 #include <rvctr/output.h>
 #include <rvctr/sink.h>
 
@@ -281,6 +282,9 @@ static void test_swapped(void)
 	unlink(at("w.data"));
 }
 
+/* The sinks' machine (autofdo asks it where records are), fed before them. */
+static struct rvctr_machine *machine;
+
 /* A sample of one branch in an anonymous map of pid 7, for every format. */
 static void feed(struct rvctr_sink *s)
 {
@@ -289,6 +293,8 @@ static void feed(struct rvctr_sink *s)
 
 	ev.mmap = (struct rvctr_mmap){ .pid = 7, .tid = 7, .start = 0x10000, .len = 0x1000,
 				       .misc = PERF_RECORD_MISC_USER, .filename = "[jit]" };
+	rvctr_machine__input(machine);
+	rvctr_machine__event(machine, &ev);
 	rvctr_sink__event(s, &ev);
 	ev = (struct rvctr_event){ .type = PERF_RECORD_SAMPLE, .time = 2 };
 	ev.sample = (struct rvctr_sample){ .pid = 7, .tid = 7, .time = 2, .ip = 0x10040,
@@ -300,7 +306,7 @@ static void feed(struct rvctr_sink *s)
 /* @format's sink written to the begun @o, fed, closed and committed: 0 or -1 */
 static int write_out(struct rvctr_output *o, const char *format, char *err, size_t errlen)
 {
-	struct rvctr_sink_info info = { .arch = "riscv64", .out = o };
+	struct rvctr_sink_info info = { .arch = "riscv64", .out = o, .machine = machine };
 	struct rvctr_sink *s;
 	int ret;
 
@@ -330,7 +336,7 @@ static void test_written_through_fd(void)
 	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
 		for (swap = 0; swap < 2; swap++) {
 			struct rvctr_output o;
-			struct rvctr_sink_info info = { .arch = "riscv64", .out = &o };
+			struct rvctr_sink_info info = { .arch = "riscv64", .out = &o, .machine = machine };
 			struct rvctr_sink *s;
 			struct stat made, st;
 			char *tmp;
@@ -494,7 +500,7 @@ static void test_descriptor_link(void)
 	{
 		int fd = open(at("p.data"), O_WRONLY | O_CREAT | O_TRUNC, 0644), p[2];
 		struct rvctr_output o;
-		struct rvctr_sink_info info = { .arch = "riscv64", .out = &o };
+		struct rvctr_sink_info info = { .arch = "riscv64", .out = &o, .machine = machine };
 		struct rvctr_sink *s;
 		const char *got;
 
@@ -565,7 +571,8 @@ static void test_no_directory(void)
 
 int main(void)
 {
-	if (!mkdtemp(dir)) {
+	machine = rvctr_machine__new(NULL, NULL);
+	if (!machine || !mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
 	}
@@ -581,5 +588,6 @@ int main(void)
 	hidden(1);
 	if (rmdir(dir))
 		printf("# cannot remove %s\n", dir);
+	rvctr_machine__delete(machine);
 	return tests_done();
 }

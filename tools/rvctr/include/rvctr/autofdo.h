@@ -43,8 +43,8 @@ void rvctr_afdo__delete(struct rvctr_afdo *a);
  */
 int rvctr_afdo__set_binary(struct rvctr_afdo *a, const char *path, char *err, size_t errlen);
 struct rvctr_symtab;
-/* The same with the file already loaded (rvctr_symtab__find); @a owns @t. */
-void rvctr_afdo__set_symtab(struct rvctr_afdo *a, struct rvctr_symtab *t);
+/* The same with the file already loaded (the machine's): @t must outlive @a. */
+void rvctr_afdo__set_symtab(struct rvctr_afdo *a, const struct rvctr_symtab *t);
 /* Add one sample: its ip and branch stack (entry 0 newest).  0 or -1 (ENOMEM). */
 int rvctr_afdo__add(struct rvctr_afdo *a, uint64_t ip, const struct perf_branch_entry *br,
 		    uint64_t nr, rvctr_afdo_xlate_t xlate, void *ctx);

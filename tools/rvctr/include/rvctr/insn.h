@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The length of the instruction at a runtime address of a recording, read
- * from the binary mapped there: the process's maps (rvctr/maps.h, fed the
- * recording's MMAP, MMAP2, FORK, EXIT and COMM records), the file found as
+ * from the binary mapped there: the process's maps and the binary's code
+ * as the machine has them (rvctr/machine.h: the file found as
  * rvctr_symtab__find() finds it, the address translated as rvctr/symtab.h
- * says (map, file offset, PT_LOAD, ELF virtual address; a vmlinux
- * relocated by its map's reference symbol), then the section bytes there.
+ * says, a vmlinux relocated by its map's reference symbol), then the
+ * section bytes there.
  *
  * RISC-V: an instruction whose two low bits are 0b11 is 32 bits long (no
  * longer encoding is a branch), any other is a 16-bit compressed one.
@@ -22,30 +22,22 @@
  * recording's kernel, or one without the map's reference symbol when
  * the map gives its runtime address (it cannot be relocated).
  *
- * Each binary is found and opened once; what is at an address is cached
- * by (binary, file offset).  One recording's: another has its own
- * processes and build ids.
+ * Each binary is found and opened once (by the machine); what is at an
+ * address is cached by (binary, file offset), for one input at a time.
  */
 #ifndef RVCTR_INSN_H
 #define RVCTR_INSN_H
 
 #include <stdint.h>
-#include <rvctr/perf_data.h>
-#include <rvctr/symtab.h>
 
 struct rvctr_insn;
+struct rvctr_machine;
 
-/* @find: where the binaries are (copied; its strings must outlive it). */
-struct rvctr_insn *rvctr_insn__new(const struct rvctr_symfind *find);
+/* Lengths of the instructions of @m's processes (@m must outlive it). */
+struct rvctr_insn *rvctr_insn__new(struct rvctr_machine *m);
 void rvctr_insn__delete(struct rvctr_insn *x);
-/*
- * The maps' records (rvctr_maps__event); 0, or -1 when a map, or a part
- * of one it overlapped, was not kept: the maps are full (an address then
- * in no map says so in its *@why below).
- */
-int rvctr_insn__event(struct rvctr_insn *x, const struct rvctr_event *ev);
-/* A build id of the recording's header (rvctr_maps__header_build_id). */
-int rvctr_insn__build_id(struct rvctr_insn *x, const struct rvctr_build_id *b);
+/* Another input starts (its kernel may have run elsewhere). */
+void rvctr_insn__input(struct rvctr_insn *x);
 /*
  * The length in bytes (2 or 4) of the instruction at @addr of process
  * @pid: 4, a 32-bit conditional branch; 2, a c.beqz/c.bnez to +4.  0

@@ -20,9 +20,9 @@
 #define RVCTR_SINK_H
 
 #include <rvctr/perf_data.h>
-#include <rvctr/symtab.h>
 
 struct rvctr_output;
+struct rvctr_machine;
 
 struct rvctr_sink_info {
 	const char *path;			/* output; "-" is standard output */
@@ -37,7 +37,11 @@ struct rvctr_sink_info {
 	const char *attr_name;
 	const char *arch;			/* HEADER_ARCH of perf.data output */
 	const char *binary;			/* autofdo: the binary (NULL: busiest) */
-	const struct rvctr_symfind *find;	/* autofdo: where its file is (symtab.h) */
+	/*
+	 * The inputs' processes, maps and binaries, fed each event before
+	 * the sink is (autofdo: where records go, and the binary's file)
+	 */
+	struct rvctr_machine *machine;
 	int local_build_ids;			/* snapshots: build ids of the files mapped */
 	/*
 	 * Samples are filtered (the sink sees only those kept): perfscript
@@ -58,6 +62,11 @@ struct rvctr_sink_ops {
 	int ranges;
 	/* Taken branches only: not-taken records are dropped before (ranges too). */
 	int taken_only;
+	/*
+	 * One pid namespace for all inputs (perf.data): pids of merged inputs
+	 * are renumbered before the sink (pidmap.h), after the machine.
+	 */
+	int merge_pids;
 	struct rvctr_sink *(*open)(const struct rvctr_sink_info *info, char *err, size_t errlen);
 	int (*build_id)(struct rvctr_sink *s, const struct rvctr_build_id *b);
 	int (*input)(struct rvctr_sink *s);
@@ -70,8 +79,8 @@ struct rvctr_sink_ops {
 	 * Ranges that show only some binaries (autofdo: one, picked at
 	 * close): the binary a record's end at @addr of process @pid goes
 	 * to, as an index (>= 0), or -1 when the output can show none
-	 * there, the same for [*@start, *@start + *@len) until the next
-	 * MMAP, COMM, FORK or EXIT (*@len 0: only @addr); and the index
+	 * there, the same for [*@start, *@start + *@len) until the
+	 * machine's maps change (*@len 0: only @addr); and the index
 	 * close() would write (-1: none), with its name.  NULL: every
 	 * record of a sample is shown, all one index, 0.
 	 */

@@ -123,6 +123,8 @@ struct rvctr_symfind {
 	const char *vmlinux;		/* NULL: none */
 	uint16_t machine;		/* EM_*, 0 for any */
 	int code_only;			/* for the code bytes only (see above) */
+	int kmodule;			/* a kernel module's .ko (ET_REL, not compressed):
+					 * its .text functions at their offsets in .text */
 };
 
 /*

@@ -11,13 +11,12 @@
 #include <stdint.h>
 
 struct rvctr_counts {
-	uint64_t a, b;			/* the key */
+	uint64_t a, b;			/* the key (struct rvctr_hash_key) */
 	uint64_t count;
 	uint64_t mispred;
 	uint64_t cycles;		/* sum over records with valid cycles */
 	uint64_t cycles_n;
 	uint32_t type;			/* PERF_BR_* of the last record */
-	uint32_t used;
 	uint32_t pid;			/* a pid the key was seen in (for symbols) */
 };
 
