@@ -38,6 +38,9 @@ static const char convert_usage[] =
 	"                       autofdo     AutoFDO text profile for create_llvm_prof /\n"
 	"                                   create_gcov --profiler text (one binary)\n"
 	"                       perfscript  perf-script text for llvm-profgen --perfscript\n"
+	"                       profgen     llvm-profgen's unsymbolized profile, for\n"
+	"                                   llvm-profgen --unsymbolized-profile (one\n"
+	"                                   binary; the fastest way to a sample profile)\n"
 	"  -o, --output FILE    output file (required; - is standard output, perf.data\n"
 	"                       then in pipe mode)\n"
 	"  -i, --input FILE     an input (may be given several times)\n"
@@ -418,7 +421,7 @@ int cmd_convert(int argc, char **argv)
 			if (!c.ops) {
 				free(c.binary);
 				filter__delete(c.filter);
-				return error("unknown format '%s' (perf, spe, autofdo, perfscript)",
+				return error("unknown format '%s' (perf, spe, autofdo, perfscript, profgen)",
 					     optarg);
 			}
 			break;
