@@ -378,7 +378,6 @@ struct snap_counts {
 static int snap_prog_load(int map, const pid_t *pid, char *log, size_t loglen)
 {
 	struct bpf_insn p[512];
-	union bpf_attr a;
 	int n = 0, i, f, j, exits[NBR + 2], ne = 0;
 
 #define EMIT(x)	(p[n++] = (x))
@@ -433,16 +432,7 @@ static int snap_prog_load(int map, const pid_t *pid, char *log, size_t loglen)
 	EMIT(CT_EXIT());
 #undef EMIT
 	assert(n <= (int)ARRAY_SIZE(p));
-
-	memset(&a, 0, sizeof(a));
-	a.prog_type = BPF_PROG_TYPE_PERF_EVENT;
-	a.insns = (uint64_t)(uintptr_t)p;
-	a.insn_cnt = n;
-	a.license = (uint64_t)(uintptr_t)"GPL";
-	a.log_buf = (uint64_t)(uintptr_t)log;
-	a.log_size = loglen;
-	a.log_level = 1;
-	return sys_bpf(BPF_PROG_LOAD, &a);
+	return prog_load_insns(p, n, log, loglen);
 }
 
 /* Every context switch on cpu0, with the BPF program @prog attached. */
@@ -473,8 +463,6 @@ TEST(bpf_snapshot_holds_only_its_task)
 	int go[2], done[2], hold[2], i, map, prog, sw, st;
 	struct snap_counts r;
 	struct ct_event ev;
-	uint32_t key = 0;
-	union bpf_attr a;
 	pid_t pid[2];
 	char ch;
 
@@ -501,12 +489,7 @@ TEST(bpf_snapshot_holds_only_its_task)
 	close(done[1]);
 	close(hold[0]);
 
-	memset(&a, 0, sizeof(a));
-	a.map_type = BPF_MAP_TYPE_ARRAY;
-	a.key_size = 4;
-	a.value_size = sizeof(r);
-	a.max_entries = 1;
-	map = sys_bpf(BPF_MAP_CREATE, &a);
+	map = map_create_of(sizeof(r));
 	ASSERT_LE(0, map) TH_LOG("BPF_MAP_CREATE: %s", strerror(errno));
 	prog = snap_prog_load(map, pid, log, sizeof(log));
 	ASSERT_LE(0, prog) TH_LOG("BPF_PROG_LOAD: %s\n%s", strerror(errno), log);
@@ -526,11 +509,7 @@ TEST(bpf_snapshot_holds_only_its_task)
 		EXPECT_TRUE(WIFEXITED(st) && !WEXITSTATUS(st));
 	}
 
-	memset(&a, 0, sizeof(a));
-	a.map_fd = map;
-	a.key = (uint64_t)(uintptr_t)&key;
-	a.value = (uint64_t)(uintptr_t)&r;
-	ASSERT_EQ(0, sys_bpf(BPF_MAP_LOOKUP_ELEM, &a));
+	ASSERT_EQ(0, map_read(map, &r));
 	TH_LOG("%llu snapshots", (unsigned long long)r.calls);
 	TH_LOG("child 0: %llu own, %llu of child 1; child 1: %llu own, %llu of child 0",
 	       (unsigned long long)r.n[0][0], (unsigned long long)r.n[0][1],
