@@ -58,16 +58,39 @@ static inline int sys_bpf(int cmd, union bpf_attr *a)
 	return syscall(SYS_bpf, cmd, a, sizeof(*a));
 }
 
-static inline int map_create(void)
+/* An array map of one @size-byte value. */
+static inline int map_create_of(uint32_t size)
 {
 	union bpf_attr a = {
 		.map_type = BPF_MAP_TYPE_ARRAY,
 		.key_size = 4,
-		.value_size = sizeof(struct result),
+		.value_size = size,
 		.max_entries = 1,
 	};
 
 	return sys_bpf(BPF_MAP_CREATE, &a);
+}
+
+static inline int map_create(void)
+{
+	return map_create_of(sizeof(struct result));
+}
+
+/* Load @n instructions as a perf_event program, the verifier's log in @log. */
+static inline int prog_load_insns(const struct bpf_insn *p, size_t n,
+				  char *log, size_t loglen)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_PERF_EVENT;
+	a.insns = (uint64_t)(uintptr_t)p;
+	a.insn_cnt = n;
+	a.license = (uint64_t)(uintptr_t)"GPL";
+	a.log_buf = (uint64_t)(uintptr_t)log;
+	a.log_size = loglen;
+	a.log_level = 1;
+	return sys_bpf(BPF_PROG_LOAD, &a);
 }
 
 /*
@@ -128,7 +151,6 @@ static inline int prog_load(int map, int helper, const struct ct_workload *w,
 		CT_EXIT(),
 	};
 	struct bpf_insn prog[64];
-	union bpf_attr a;
 	size_t n;
 
 	static_assert(sizeof(with_ctx) == sizeof(no_ctx), "same prologue length");
@@ -137,19 +159,11 @@ static inline int prog_load(int map, int helper, const struct ct_workload *w,
 	       sizeof(with_ctx));
 	memcpy(prog + n, tail, sizeof(tail));
 	n += ARRAY_SIZE(tail);
-
-	memset(&a, 0, sizeof(a));
-	a.prog_type = BPF_PROG_TYPE_PERF_EVENT;
-	a.insns = (uint64_t)(uintptr_t)prog;
-	a.insn_cnt = n;
-	a.license = (uint64_t)(uintptr_t)"GPL";
-	a.log_buf = (uint64_t)(uintptr_t)log;
-	a.log_size = loglen;
-	a.log_level = 1;
-	return sys_bpf(BPF_PROG_LOAD, &a);
+	return prog_load_insns(prog, n, log, loglen);
 }
 
-static inline int map_read(int map, struct result *r)
+/* The map's value, @r of the size the map was made with. */
+static inline int map_read(int map, void *r)
 {
 	union bpf_attr a;
 	uint32_t key = 0;

@@ -80,16 +80,25 @@ rc=$?
 sed 's/^/# /' "$tmp/rec.err" | head -5
 check "perf record -b -a ends cleanly (status $rc)" test "$rc" -eq 0
 n=$(entries "$tmp/hp.data" 0)
-# Now and then cpu0's CPU-wide event records nothing of the workload run
-# there after the hotplug (the module on two harts, the series kernel on
-# four, both without -icount), not understood yet: a TODO, not a pass.
+# samples DATA CPU: ctr_workload's samples on CPU, entries or not.
+samples() {
+	perf script -i "$1" -C "$2" --comm ctr_workload -F ip 2>/dev/null | wc -l
+}
 if [ "$n" -gt 0 ]; then
 	ok "cpu0 goes on recording branch stacks across the hotplug ($n entries)"
+elif [ "$(samples "$tmp/hp.data" 0)" -eq 0 ] && [ ! -d /sys/module/rvctr ]; then
+	# riscv_pmu_sbi programs counting periods up to 2^63 - 1, which
+	# leaves QEMU 10.0's overflow timer with an excess that eats the
+	# next sampling event's overflows on that counter: cpu0's CPU-wide
+	# event then takes no overflow at all, -b or not, hotplug or not
+	# (Documentation/driver.rst, Known issues).  rvctr caps max_period
+	# at 2^62; riscv_pmu_sbi does not.
+	skip "cpu0 goes on recording branch stacks across the hotplug" \
+		"cpu0's event took no overflow (riscv_pmu_sbi's max_period on QEMU, Documentation/driver.rst)"
 else
 	perf script -i "$tmp/hp.data" -F cpu,comm 2>/dev/null | sort | uniq -c |
 		sed 's/^/# samples: /'
-	tap_n=$((tap_n + 1))
-	echo "not ok $tap_n cpu0 goes on recording branch stacks across the hotplug (0 entries) # TODO intermittent, not understood"
+	check "cpu0 goes on recording branch stacks across the hotplug ($n entries)" false
 fi
 
 perf record -q -b -e instructions:u -c 20011 -o "$tmp/task.data" -- \

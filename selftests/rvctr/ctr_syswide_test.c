@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * System-wide branch stacks (perf record -a -b): every record in a sample
+ * System-wide branch stacks (perf record -a -b): every record in a sample,
+ * and in a bpf_get_branch_snapshot() taken as a task is switched out,
  * belongs to the task the sample is of, on one hart and on all harts
  * while harts go offline and online; a group whose members ask for
  * different branch filters is refused at open; independent events with
@@ -25,9 +26,9 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #include "kselftest_harness.h"
-#include "ctr_test_lib.h"
+#include "ctr_bpf_lib.h"
 
-#define PERIOD		20011
+#define SW_PERIOD	20011
 /*
  * Rounds of the children: few under -icount, where every overflow gives
  * a sample; many more for the hotplug test, which runs without -icount
@@ -109,11 +110,12 @@ static void pin(int cpu)
 }
 
 /*
- * A child: copy the loop to copy_at[@which], run it @rounds times with a
- * yield after each, say so on @done, and wait on @hold (so that its maps
- * can be read) until the parent closes it.
+ * A child: copy the loop to copy_at[@which], wait for a byte on @go (if
+ * not -1), run it @rounds times @iters iterations with a yield after
+ * each, say so on @done, and wait on @hold (so that its maps can be
+ * read) until the parent closes it.
  */
-static void child(int which, int rounds, int done, int hold)
+static void child(int which, int rounds, long iters, int go, int done, int hold)
 {
 	size_t len = __stop_rvctr_blob - __start_rvctr_blob;
 	void (*fn)(long n);
@@ -131,8 +133,10 @@ static void child(int which, int rounds, int done, int hold)
 		_exit(3);
 	__builtin___clear_cache(p, (char *)p + len);
 	fn = (void (*)(long))p;
+	if (go >= 0 && read(go, &c, 1) != 1)
+		_exit(5);
 	for (r = 0; r < rounds; r++) {
-		fn(ITERS);
+		fn(iters);
 		sched_yield();
 	}
 	if (write(done, &c, 1) != 1)
@@ -147,7 +151,7 @@ static int open_cpu_wide(struct ct_event *ev, int cpu, uint64_t bst)
 {
 	struct perf_event_attr a;
 
-	ct_attr(&a, bst, 0, PERIOD);
+	ct_attr(&a, bst, 0, SW_PERIOD);
 	return ct_open_on(ev, &a, -1, cpu);
 }
 
@@ -245,8 +249,8 @@ static void run_two(struct __test_metadata *_metadata, const int *cpus, int n,
 		if (!pid[i]) {
 			close(done[0]);
 			close(hold[1]);
-			child(i, hotplug ? ROUNDS_HOTPLUG : ROUNDS, done[1],
-			      hold[0]);
+			child(i, hotplug ? ROUNDS_HOTPLUG : ROUNDS, ITERS, -1,
+			      done[1], hold[0]);
 		}
 	}
 	close(done[1]);
@@ -348,12 +352,185 @@ TEST(all_harts_with_hotplug)
 	run_two(_metadata, cpus, n, true);
 }
 
+/*
+ * bpf_get_branch_snapshot() from two tasks: a BPF program on the
+ * context-switch software event of cpu0 takes a snapshot as each child
+ * is switched out, and counts, per child, the entries that lie in each
+ * child's copy of the loop.  A child runs SNAP_ITERS iterations between
+ * yields, a dozen user branches (the loop, its call and return, the
+ * yield's system call and its return), fewer than the snapshot's NBR
+ * entries: a buffer kept across the switch-in would show the other
+ * child's loop in the oldest entries.
+ */
+#define SNAP_ROUNDS	200
+#define SNAP_ITERS	2
+
+struct snap_counts {
+	uint64_t n[2][2];	/* entries of child i in child j's loop */
+	uint64_t calls;
+};
+
+/*
+ * The program: r7 = the child's slot (by tgid, else exit), snapshot NBR
+ * entries to the stack, then for each entry returned, and each of its
+ * from and to, n[slot][j]++ when the address is in copy_at[j]'s page.
+ */
+static int snap_prog_load(int map, const pid_t *pid, char *log, size_t loglen)
+{
+	struct bpf_insn p[512];
+	int n = 0, i, f, j, exits[NBR + 2], ne = 0;
+
+#define EMIT(x)	(p[n++] = (x))
+	EMIT(CT_CALL(BPF_FUNC_get_current_pid_tgid));
+	EMIT(CT_ALU64_IMM(BPF_RSH, BPF_REG_0, 32));
+	EMIT(CT_MOV64_IMM(BPF_REG_7, 0));
+	EMIT(CT_JMP_IMM(BPF_JEQ, BPF_REG_0, pid[0], 3));
+	EMIT(CT_MOV64_IMM(BPF_REG_7, 16));
+	EMIT(CT_JMP_IMM(BPF_JEQ, BPF_REG_0, pid[1], 1));
+	exits[ne++] = n;
+	EMIT(CT_JMP_IMM(BPF_JA, 0, 0, 0));
+	EMIT(CT_MOV64_REG(BPF_REG_1, BPF_REG_10));
+	EMIT(CT_ALU64_IMM(BPF_ADD, BPF_REG_1, BUF));
+	EMIT(CT_MOV64_IMM(BPF_REG_2, NBR * 24));
+	EMIT(CT_MOV64_IMM(BPF_REG_3, 0));
+	EMIT(CT_CALL(BPF_FUNC_get_branch_snapshot));
+	EMIT(CT_MOV64_REG(BPF_REG_9, BPF_REG_0));
+	EMIT(CT_ST_MEM(BPF_W, BPF_REG_10, KEY, 0));
+	EMIT(CT_LD_MAP_FD(BPF_REG_1, map));
+	EMIT(CT_IMM64_HI(0));
+	EMIT(CT_MOV64_REG(BPF_REG_2, BPF_REG_10));
+	EMIT(CT_ALU64_IMM(BPF_ADD, BPF_REG_2, KEY));
+	EMIT(CT_CALL(BPF_FUNC_map_lookup_elem));
+	exits[ne++] = n;
+	EMIT(CT_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0));
+	EMIT(CT_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_0, 32));
+	EMIT(CT_ALU64_IMM(BPF_ADD, BPF_REG_1, 1));
+	EMIT(CT_STX_MEM(BPF_DW, BPF_REG_0, BPF_REG_1, 32));
+	/* r6 = &n[slot][0] */
+	EMIT(CT_MOV64_REG(BPF_REG_6, BPF_REG_0));
+	EMIT(CT_INSN(BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_6, BPF_REG_7, 0, 0));
+	for (i = 0; i < NBR; i++) {
+		/* Fewer than i + 1 entries (or an error): done. */
+		exits[ne++] = n;
+		EMIT(CT_JMP_IMM(BPF_JSLT, BPF_REG_9, (i + 1) * 24, 0));
+		for (f = 0; f < 2; f++) {
+			EMIT(CT_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_10,
+					BUF + i * 24 + f * 8));
+			EMIT(CT_ALU64_IMM(BPF_RSH, BPF_REG_1, 12));
+			for (j = 0; j < 2; j++) {
+				EMIT(CT_JMP_IMM(BPF_JNE, BPF_REG_1,
+						(int32_t)(copy_at[j] >> 12), 3));
+				EMIT(CT_LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_6, j * 8));
+				EMIT(CT_ALU64_IMM(BPF_ADD, BPF_REG_2, 1));
+				EMIT(CT_STX_MEM(BPF_DW, BPF_REG_6, BPF_REG_2, j * 8));
+			}
+		}
+	}
+	for (i = 0; i < ne; i++)
+		p[exits[i]].off = n - exits[i] - 1;
+	EMIT(CT_MOV64_IMM(BPF_REG_0, 0));
+	EMIT(CT_EXIT());
+#undef EMIT
+	assert(n <= (int)ARRAY_SIZE(p));
+	return prog_load_insns(p, n, log, loglen);
+}
+
+/* Every context switch on cpu0, with the BPF program @prog attached. */
+static int open_switches(int prog)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
+	a.sample_period = 1;
+	a.disabled = 1;
+	fd = syscall(SYS_perf_event_open, &a, -1, 0, -1, 0);
+	if (fd < 0)
+		return -1;
+	if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+TEST(bpf_snapshot_holds_only_its_task)
+{
+	static char log[65536];
+	int go[2], done[2], hold[2], i, map, prog, sw, st;
+	struct snap_counts r;
+	struct ct_event ev;
+	pid_t pid[2];
+	char ch;
+
+	if (!ct_have_ctr())
+		SKIP(return, "no CTR");
+	if (geteuid())
+		SKIP(return, "needs root for CPU-wide events and BPF");
+	ASSERT_EQ(0, open_cpu_wide(&ev, 0, PERF_SAMPLE_BRANCH_ANY |
+				   PERF_SAMPLE_BRANCH_USER));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(done));
+	ASSERT_EQ(0, pipe(hold));
+	for (i = 0; i < 2; i++) {
+		pid[i] = fork();
+		ASSERT_LE(0, pid[i]);
+		if (!pid[i]) {
+			close(go[1]);
+			close(done[0]);
+			close(hold[1]);
+			child(i, SNAP_ROUNDS, SNAP_ITERS, go[0], done[1], hold[0]);
+		}
+	}
+	close(go[0]);
+	close(done[1]);
+	close(hold[0]);
+
+	map = map_create_of(sizeof(r));
+	ASSERT_LE(0, map) TH_LOG("BPF_MAP_CREATE: %s", strerror(errno));
+	prog = snap_prog_load(map, pid, log, sizeof(log));
+	ASSERT_LE(0, prog) TH_LOG("BPF_PROG_LOAD: %s\n%s", strerror(errno), log);
+	sw = open_switches(prog);
+	ASSERT_LE(0, sw) TH_LOG("context-switch event: %s", strerror(errno));
+
+	ioctl(ev.fd, PERF_EVENT_IOC_ENABLE, 0);
+	ioctl(sw, PERF_EVENT_IOC_ENABLE, 0);
+	ASSERT_EQ(2, write(go[1], "gg", 2));
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(1, read(done[0], &ch, 1)) TH_LOG("a child failed");
+	ioctl(sw, PERF_EVENT_IOC_DISABLE, 0);
+	ioctl(ev.fd, PERF_EVENT_IOC_DISABLE, 0);
+	close(hold[1]);
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(pid[i], waitpid(pid[i], &st, 0));
+		EXPECT_TRUE(WIFEXITED(st) && !WEXITSTATUS(st));
+	}
+
+	ASSERT_EQ(0, map_read(map, &r));
+	TH_LOG("%llu snapshots", (unsigned long long)r.calls);
+	TH_LOG("child 0: %llu own, %llu of child 1; child 1: %llu own, %llu of child 0",
+	       (unsigned long long)r.n[0][0], (unsigned long long)r.n[0][1],
+	       (unsigned long long)r.n[1][1], (unsigned long long)r.n[1][0]);
+	EXPECT_EQ(0, r.n[0][1]);
+	EXPECT_EQ(0, r.n[1][0]);
+	/* Each child was switched out after running its loop. */
+	EXPECT_LT(0, r.n[0][0]);
+	EXPECT_LT(0, r.n[1][1]);
+	close(sw);
+	close(prog);
+	close(map);
+	ct_close(&ev);
+}
+
 /* Open @bst on the calling task in group @group (-1: a new leader). */
 static int open_in_group(uint64_t bst, int group)
 {
 	struct perf_event_attr a;
 
-	ct_attr(&a, bst, 0, PERIOD);
+	ct_attr(&a, bst, 0, SW_PERIOD);
 	return syscall(SYS_perf_event_open, &a, 0, -1, group, 0);
 }
 
@@ -398,9 +575,9 @@ TEST(independent_filters_multiplex)
 		SKIP(return, "no CTR");
 	pin(0);
 	ASSERT_EQ(0, ct_open(&calls, PERF_SAMPLE_BRANCH_ANY_CALL |
-			     PERF_SAMPLE_BRANCH_USER, 0, PERIOD));
+			     PERF_SAMPLE_BRANCH_USER, 0, SW_PERIOD));
 	ASSERT_EQ(0, ct_open(&conds, PERF_SAMPLE_BRANCH_COND |
-			     PERF_SAMPLE_BRANCH_USER, 0, PERIOD));
+			     PERF_SAMPLE_BRANCH_USER, 0, SW_PERIOD));
 	ct_enable(&calls);
 	ct_enable(&conds);
 	ct_loop(400000);

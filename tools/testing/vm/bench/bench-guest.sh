@@ -75,34 +75,45 @@ ctxsw() {
 	[ -n "$ns" ] && printf '%s\t%s\t%s\t%s\n' "$name" "$run" "$ns" "$((2 * pp))" >>"$tsv"
 }
 
-# The depth of the events opened next: kernel.perf_event_max_stack, which
-# perf makes each event's attr.sample_max_stack, the same for the module
-# and the series (both are riscv_ctr.c's).  It cannot exceed the depth
-# the driver programmed into the harts at probe (caps/branches: the
-# module's ctr_depth= parameter, 64 by default, or the series' 64).
+# The entries an event keeps: kernel.perf_event_max_stack, which perf
+# makes each event's attr.sample_max_stack, the same for the module and
+# the series (both are riscv_ctr.c's), which copy min(hardware depth,
+# sample_max_stack) entries per sample.  The hardware depth is what the
+# driver programmed into the harts at probe (caps/branches): ./bench
+# loads the module with ctr_depth=256; the series has 64.  perf's default
+# keeps 127 (PERF_MAX_STACK_DEPTH).
 pmu=/sys/bus/event_source/devices/cpu
 brstack=
 [ -r $pmu/caps/branches ] && brstack=1
+max_stack0=$(cat /proc/sys/kernel/perf_event_max_stack)
 set_depth() {
 	[ "$(cat $pmu/caps/branches)" -ge "$1" ] &&
 		echo "$1" >/proc/sys/kernel/perf_event_max_stack 2>/dev/null
 }
-echo "# $board: $(uname -r), branch stacks: $([ -n "$brstack" ] && echo "yes, depth $(cat $pmu/caps/branches) at boot" || echo no)"
+echo "# $board: $(uname -r), branch stacks: $([ -n "$brstack" ] && echo "yes, hardware depth $(cat $pmu/caps/branches)" || echo no), perf_event_max_stack $max_stack0"
 
 for run in $(seq "$runs"); do
 	one base "$run"
 	one cycles "$run" -e cycles -c "$period"
 	ctxsw ctxsw-base "$run"
+	# A per-task event without a branch stack: what -b adds is the
+	# difference to this one.
+	ctxsw ctxsw-task "$run" -e cycles:u -c 1000000
 	[ -n "$brstack" ] || continue
-	for d in 16 64 256; do
-		set_depth "$d" || { echo "# depth $d: deeper than caps/branches"; continue; }
+	for d in 16 64 127 256; do
+		set_depth "$d" || { [ "$run" = 1 ] && echo "# depth $d: deeper than caps/branches"; continue; }
 		one "brstack-$d" "$run" -b -e cycles -c "$period"
+		[ "$d" = 64 ] || [ "$d" = 256 ] && continue
 		one "brstack-any_call-$d" "$run" -j any_call -e cycles -c "$period"
 	done
+	# perf's default at the hardware depth: keeps 127 entries of 256.
+	echo "$max_stack0" >/proc/sys/kernel/perf_event_max_stack
+	one brstack-default "$run" -b -e cycles -c "$period"
 	# Call stacks at the largest depth the driver records.
 	set_depth "$(cat $pmu/caps/branches)"
 	one callstack "$run" -e cycles:u -c "$period" --call-graph lbr
 	ctxsw ctxsw-brstack "$run" -b -e cycles:u -c 1000000
+	echo "$max_stack0" >/proc/sys/kernel/perf_event_max_stack
 done
 # The policy on: where each driver's samples bring the rate.
 echo "$pct0" >/proc/sys/kernel/perf_cpu_time_max_percent
@@ -114,7 +125,6 @@ policy() {
 }
 policy -e cycles -c "$period"
 if [ -n "$brstack" ]; then
-	set_depth 256
 	policy -b -e cycles -c "$period"
 fi
 echo "# wrote $(wc -l <"$tsv") rows to $tsv"
