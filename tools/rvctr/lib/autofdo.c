@@ -251,6 +251,13 @@ int rvctr_afdo__write(const struct rvctr_afdo *a, FILE *out)
 	return ferror(out) ? -1 : 0;
 }
 
+int rvctr_afdo__write_unsymbolized(const struct rvctr_afdo *a, FILE *out)
+{
+	if (write_table(a->ranges, out, "-", 1) || write_table(a->branches, out, "->", 1))
+		return -1;
+	return ferror(out) ? -1 : 0;
+}
+
 uint64_t rvctr_afdo__nr_ranges(const struct rvctr_afdo *a)
 {
 	return rvctr_table__size(a->ranges);

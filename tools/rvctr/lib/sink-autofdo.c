@@ -32,6 +32,7 @@ struct afdo_sink {
 	uint64_t *records;		/* per binary: records of its samples, as
 					 * recorded (the busiest has most) */
 	unsigned int nr;
+	int unsymbolized;		/* -f profgen: no address counts */
 	/* the map place() found last, while the maps stay the same */
 	struct hit {
 		int valid;
@@ -452,14 +453,15 @@ static int afdo_close(struct rvctr_sink *s)
 	}
 	warn_other_builds(a, dso);
 	errno = 0;
-	ret = rvctr_afdo__write(a->afdo[dso], f);
+	ret = a->unsymbolized ? rvctr_afdo__write_unsymbolized(a->afdo[dso], f) :
+				rvctr_afdo__write(a->afdo[dso], f);
 	if ((to_stdout ? fflush(f) : fclose(f)) || ret) {
 		ret = rvctr_sink__fail(s, "%s: write error: %s", a->path,
 				       errno ? strerror(errno) : "short write");
 		goto out;
 	}
-	fprintf(stderr, "rvctr: autofdo profile of %s: %llu ranges, %llu branches\n",
-		dso_name(a, dso),
+	fprintf(stderr, "rvctr: %s profile of %s: %llu ranges, %llu branches\n",
+		a->unsymbolized ? "unsymbolized" : "autofdo", dso_name(a, dso),
 		(unsigned long long)rvctr_afdo__nr_ranges(a->afdo[dso]),
 		(unsigned long long)rvctr_afdo__nr_branches(a->afdo[dso]));
 out:
@@ -478,6 +480,34 @@ const struct rvctr_sink_ops rvctr_sink_autofdo = {
 		"--profiler text (one binary)",
 	.ranges = 1,
 	.open = afdo_open,
+	.sample = afdo_sample,
+	.part = afdo_part,
+	.output_part = afdo_output_part,
+	.close = afdo_close,
+	.abort = afdo_abort,
+};
+
+/*
+ * -f profgen: the same profile as llvm-profgen's unsymbolized input.  A
+ * few KB instead of perf-script text 10-20 times the recording's size:
+ * the fast way from a recording to an LLVM sample profile
+ * (Documentation/profile-bench.rst, "Converter speed").
+ */
+static struct rvctr_sink *profgen_open(const struct rvctr_sink_info *info, char *err,
+				       size_t errlen)
+{
+	struct rvctr_sink *s = afdo_open(info, err, errlen);
+
+	if (s)
+		((struct afdo_sink *)s)->unsymbolized = 1;
+	return s;
+}
+
+const struct rvctr_sink_ops rvctr_sink_profgen = {
+	.name = "profgen",
+	.help = "llvm-profgen --unsymbolized-profile input (one binary)",
+	.ranges = 1,
+	.open = profgen_open,
 	.sample = afdo_sample,
 	.part = afdo_part,
 	.output_part = afdo_output_part,

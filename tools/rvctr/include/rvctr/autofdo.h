@@ -69,6 +69,13 @@ int rvctr_afdo__add_entries(struct rvctr_afdo *a, int ip_ok, uint64_t ip_off,
 int rvctr_afdo__add_biased(struct rvctr_afdo *a, int ip_ok, uint64_t ip_off,
 			   const struct perf_branch_entry *br, uint64_t nr, uint64_t bias);
 int rvctr_afdo__write(const struct rvctr_afdo *a, FILE *out);
+/*
+ * llvm-profgen's unsymbolized profile (what --skip-symbolization writes
+ * and --unsymbolized-profile reads): the same text without the second
+ * section, the address counts, which llvm-profgen refuses ("Invalid raw
+ * profile").
+ */
+int rvctr_afdo__write_unsymbolized(const struct rvctr_afdo *a, FILE *out);
 uint64_t rvctr_afdo__nr_ranges(const struct rvctr_afdo *a);
 uint64_t rvctr_afdo__nr_branches(const struct rvctr_afdo *a);
 
