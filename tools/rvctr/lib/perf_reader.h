@@ -18,6 +18,7 @@
 #ifndef RVCTR_PERF_READER_H
 #define RVCTR_PERF_READER_H
 
+#include <rvctr/hash.h>
 #include <rvctr/perf_data.h>
 #include "ordered_events.h"
 #include "perf_format.h"
@@ -41,12 +42,6 @@ enum warn_kind {
 	W_ATTRS, W_IDS, W_BUILD_IDS, W_BUILD_ID_NAME, W_NAME_LONG, W_UNKNOWN_ID, W_DATA_SIZE,
 	W_QUEUE, W_FEATURES,
 	W_NR,
-};
-
-/* id -> attribute index, open addressing */
-struct id_slot {
-	uint64_t id;
-	int attr;			/* -1: empty */
 };
 
 struct rvctr_reader {
@@ -78,8 +73,8 @@ struct rvctr_reader {
 	/* attr.config3, which the host's perf_event_attr may lack (< 6.3) */
 	uint64_t config3[RVCTR_MAX_ATTRS];
 	char *names[RVCTR_MAX_ATTRS];
-	struct id_slot *idmap;
-	unsigned int idmap_cap, nr_ids;
+	struct rvctr_hash idmap;		/* sample id -> attribute (struct id_entry) */
+	unsigned int nr_ids;
 	uint64_t ids_read;		/* file mode: ids read from the attributes */
 	char arch[64];
 	int has_arch;
@@ -120,6 +115,8 @@ void reader__unmap(struct rvctr_reader *r);
 int reader__read_file_header(struct rvctr_reader *r);
 /* A HEADER_* or EVENT_UPDATE record of @size bytes: 0, -1, or 1 if it is none of them. */
 int reader__header_record(struct rvctr_reader *r, const unsigned char *rec, uint32_t size);
+/* Map sample id @id to attribute @attr (an id already mapped keeps its first). */
+int reader__idmap_add(struct rvctr_reader *r, uint64_t id, int attr);
 int reader__idmap_find(const struct rvctr_reader *r, uint64_t id);
 void reader__header_exit(struct rvctr_reader *r);
 

@@ -24,63 +24,38 @@
 
 /* ---- sample ids ---- */
 
-static uint64_t id_hash(uint64_t id)
-{
-	return id * 0x9e3779b97f4a7c15ULL;
-}
+/* An id's entry in r->idmap: the key (id, 0), and its attribute + 1 (0: new). */
+struct id_entry {
+	struct rvctr_hash_key key;
+	int attr1;
+};
 
 int reader__idmap_find(const struct rvctr_reader *r, uint64_t id)
 {
-	unsigned int mask = r->idmap_cap - 1, i;
+	const struct id_entry *e = rvctr_hash__find(&r->idmap, id, 0);
 
-	if (!r->idmap_cap)
-		return -1;
-	for (i = id_hash(id) >> 40 & mask; r->idmap[i].attr >= 0; i = (i + 1) & mask)
-		if (r->idmap[i].id == id)
-			return r->idmap[i].attr;
-	return -1;
+	return e ? e->attr1 - 1 : -1;
 }
 
-static int idmap_put(struct id_slot *map, unsigned int cap, uint64_t id, int attr)
+int reader__idmap_add(struct rvctr_reader *r, uint64_t id, int attr)
 {
-	unsigned int mask = cap - 1, i;
+	struct id_entry *e;
 
-	for (i = id_hash(id) >> 40 & mask; map[i].attr >= 0; i = (i + 1) & mask)
-		if (map[i].id == id)
-			return 0;
-	map[i].id = id;
-	map[i].attr = attr;
-	return 1;
-}
-
-static int idmap_grow(struct rvctr_reader *r)
-{
-	unsigned int cap = r->idmap_cap ? r->idmap_cap * 2 : 64, i;
-	struct id_slot *n = malloc(cap * sizeof(*n));
-
-	if (!n)
-		return reader__fail(r, "out of memory");
-	for (i = 0; i < cap; i++)
-		n[i].attr = -1;
-	for (i = 0; i < r->idmap_cap; i++)
-		if (r->idmap[i].attr >= 0)
-			idmap_put(n, cap, r->idmap[i].id, r->idmap[i].attr);
-	free(r->idmap);
-	r->idmap = n;
-	r->idmap_cap = cap;
-	return 0;
-}
-
-static int idmap_add(struct rvctr_reader *r, uint64_t id, int attr)
-{
 	if (r->nr_ids >= MAX_IDS) {
 		reader__warn(r, W_IDS, "more than %u sample ids: samples of the others are skipped",
 			     MAX_IDS);
 		return 0;
 	}
-	if ((r->nr_ids + 1) * 2 > r->idmap_cap && idmap_grow(r))
-		return -1;
-	r->nr_ids += idmap_put(r->idmap, r->idmap_cap, id, attr);
+	if (!r->idmap.size)	/* the reader is zeroed: the table starts here */
+		rvctr_hash__init(&r->idmap, sizeof(*e));
+	e = rvctr_hash__get(&r->idmap, id, 0);
+	if (!e)
+		return reader__fail(r, "out of memory");
+	/* an id given twice keeps its first attribute */
+	if (!e->attr1) {
+		e->attr1 = attr + 1;
+		r->nr_ids++;
+	}
 	return 0;
 }
 
@@ -106,7 +81,7 @@ static int add_attr(struct rvctr_reader *r, const void *attr, uint64_t asz,
 	r->nr_attrs++;
 	for (j = 0; j < nr_ids; j++) {
 		memcpy(&id, ids + j, 8);
-		if (idmap_add(r, id, i))
+		if (reader__idmap_add(r, id, i))
 			return -1;
 	}
 	return 0;
@@ -481,6 +456,6 @@ void reader__header_exit(struct rvctr_reader *r)
 
 	for (i = 0; i < RVCTR_MAX_ATTRS; i++)
 		free(r->names[i]);
-	free(r->idmap);
+	rvctr_hash__exit(&r->idmap);
 	free(r->build_ids);
 }

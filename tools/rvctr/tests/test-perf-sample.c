@@ -110,18 +110,15 @@ static void test_full_sample(void)
 static void test_ids(void)
 {
 	struct rvctr_reader *r = reader(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP);
-	struct id_slot slots[4] = { { 0, -1 }, { 0, -1 }, { 0, -1 }, { 0, -1 } };
 	struct rvctr_event ev;
 	uint32_t size;
 
 	r->nr_attrs = 2;
 	r->attrs[1].sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD;
-	r->idmap = slots;
-	r->idmap_cap = 4;
-	slots[0] = (struct id_slot){ 42, 1 };	/* searched from the hash's slot on */
-	slots[1] = (struct id_slot){ 42, 1 };
-	slots[2] = (struct id_slot){ 42, 1 };
-	slots[3] = (struct id_slot){ 43, 0 };
+	T_EQ(reader__idmap_add(r, 42, 1), 0, "id 42 of the second attribute");
+	T_EQ(reader__idmap_add(r, 43, 0), 0, "id 43 of the first");
+	T_EQ(reader__idmap_add(r, 42, 0), 0, "id 42 again");
+	T_EQ(reader__idmap_find(r, 42), 1, "keeps its first attribute");
 	start(PERF_RECORD_SAMPLE);
 	put(42);
 	put(0x1000);
@@ -130,9 +127,9 @@ static void test_ids(void)
 	T_EQ(reader__parse_event(r, rec, size, &ev), 0, "id 42: the second attribute");
 	T_OK(ev.sample.attr == 1 && ev.sample.period == 300, "its layout, with PERIOD");
 	rec[1] = 44;
-	slots[3] = (struct id_slot){ 0, -1 };
 	T_EQ(reader__parse_event(r, rec, size, &ev), 1, "an id of no attribute: skipped");
 	T_EQ(r->nr_unknown_id, 1, "and counted");
+	rvctr_hash__exit(&r->idmap);
 	free(r);
 }
 
