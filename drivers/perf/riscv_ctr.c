@@ -90,11 +90,6 @@ struct riscv_ctr_task_ctx {
 /* Kept in the event from event_init on. */
 #define ctr_event_sctrctl(event)	((event)->hw.branch_reg.config)
 
-static bool ctr_event_is_task(struct perf_event *event)
-{
-	return event->attach_state & PERF_ATTACH_TASK;
-}
-
 /* ---- registers ---- */
 
 /* Zero every entry and the cycle counter (CTR v1.0 "Clear"). */
@@ -227,17 +222,16 @@ static bool ctr_group_conflicts(struct perf_event *event, u64 sctrctl)
  * @event: any event of the PMU
  *
  * Translates attr.branch_sample_type and the config3 options into an
- * sctrctl value once, and keeps it in the event.  For a call stack it
+ * sctrctl value once, and keeps it in the event.  The caller has checked
+ * config3 with riscv_ctr_config_check() first.  For a call stack it
  * sets PERF_ATTACH_TASK_DATA, so it must be the caller's last step that
  * can fail: when pmu->event_init fails, __free_event() detaches the
  * task's perf_ctx_data, which another event may still be using.
  *
- * Return: 0; -EINVAL for a reserved config3 bit or config3 options
- * without a branch stack (riscv_ctr_config_check()), a filter of no
- * privilege mode, ctr_bpfrz on a counting event, or a group whose members
- * ask for different branch filters; -EOPNOTSUPP for a branch stack CTR
- * cannot give (no CTR, a filter or a field the harts do not have, a
- * CPU-wide call stack where the core has no per-task data for it).
+ * Return: 0; -EINVAL for a filter of no privilege mode, ctr_bpfrz on a
+ * counting event, or a group whose members ask for different branch
+ * filters; -EOPNOTSUPP for a branch stack CTR cannot give (no CTR, a
+ * filter or a field the harts do not have).
  */
 int riscv_ctr_event_init(struct riscv_ctr *ctr, struct perf_event *event)
 {
@@ -245,12 +239,6 @@ int riscv_ctr_event_init(struct riscv_ctr *ctr, struct perf_event *event)
 	u64 cfg3 = event->attr.config3, opts = 0, sctrctl, missing;
 	int ret;
 
-	ret = riscv_ctr_config_check(event);
-	if (ret) {
-		pr_debug("config3 %#llx: reserved bits, or ctr_ntbr/ctr_bpfrz without a branch stack\n",
-			 cfg3);
-		return ret;
-	}
 	if (!has_branch_stack(event))
 		return 0;
 	if (!ctr)
@@ -265,20 +253,6 @@ int riscv_ctr_event_init(struct riscv_ctr *ctr, struct perf_event *event)
 		pr_debug("branch_sample_type %#llx (config3 %#llx) not supported\n",
 			 bst, cfg3);
 		return ret == RISCV_CTR_ENOMODE ? -EINVAL : -EOPNOTSUPP;
-	}
-	/*
-	 * A RAS-emulated call stack belongs to one task: it is saved at the
-	 * task's switch-out and written back at its switch-in, in the save
-	 * area perf allocates (pmu->task_ctx_cache).  A CPU-wide event
-	 * (perf record -a --call-graph lbr) gets one in every task where the
-	 * core offers that (RISCV_CTR_CPU_WIDE_CALL_STACK, as x86's LBR
-	 * uses it); without, its stack would take one task's returns off
-	 * another's calls.
-	 */
-	if ((sctrctl & CTRCTL_RASEMU) && !ctr_event_is_task(event) &&
-	    !RISCV_CTR_CPU_WIDE_CALL_STACK) {
-		pr_debug("call-stack mode (PERF_SAMPLE_BRANCH_CALL_STACK) needs a task on this kernel: not CPU-wide\n");
-		return -EOPNOTSUPP;
 	}
 	/*
 	 * A breakpoint's freeze (BPFRZ) lasts until the next sample thaws
@@ -313,9 +287,13 @@ int riscv_ctr_event_init(struct riscv_ctr *ctr, struct perf_event *event)
 	ctr_event_sctrctl(event) = sctrctl;
 
 	/*
-	 * Call stacks follow their task: perf allocates the save area, in
-	 * the event's task, or in every task for a CPU-wide event
-	 * (PERF_ATTACH_GLOBAL_DATA).
+	 * A RAS-emulated call stack belongs to one task: it is saved at the
+	 * task's switch-out and written back at its switch-in, in the save
+	 * area perf allocates (pmu->task_ctx_cache): in the event's task, or
+	 * in every task for a CPU-wide event (PERF_ATTACH_GLOBAL_DATA, as
+	 * x86's LBR call stacks use it), so that perf record -a
+	 * --call-graph lbr does not take one task's returns off another's
+	 * calls.
 	 */
 	if (sctrctl & CTRCTL_RASEMU)
 		event->attach_state |= PERF_ATTACH_TASK_DATA;
