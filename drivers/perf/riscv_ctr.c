@@ -78,10 +78,12 @@ struct riscv_ctr {
  * it was saved at a switch-out the backend saw and has not been used yet,
  * @switches which switch-out that was (the task's nvcsw + nivcsw then),
  * for the switch-outs the backend does not see (no branch-stack event on
- * the CPU, so no sched_task callback).
+ * the CPU, so no sched_task callback).  @sctrctl is the filter it was
+ * recorded under, as x86's LBR keeps lbr_sel with its call stack.
  */
 struct riscv_ctr_task_ctx {
 	unsigned long switches;
+	u64 sctrctl;
 	bool valid;
 	unsigned int nr;
 	struct riscv_ctr_raw e[];	/* riscv_ctr.depth of them */
@@ -568,6 +570,16 @@ static unsigned long ctr_task_switches(const struct task_struct *task)
  * stack written back would be a stack the task has left: the event starts
  * empty instead, as when it is first scheduled in.
  *
+ * Nor is a stack restored under another filter than the one it was
+ * recorded under (another task or CPU-wide call-stack event took the
+ * task's switch-out, say with a different privilege filter).  In RAS
+ * emulation every recorded return pops the newest entry (CTR v1.0 "RAS
+ * Emulation Mode"): a stack saved with S-mode calls on it, written back
+ * under a U-only filter, would have the task's user returns pop those
+ * kernel calls and leave the user frames they return from; a U-only
+ * stack under a U and S filter would lose user frames to the kernel's
+ * returns.  Either way the stack would show calls the task has left.
+ *
  * A breakpoint's freeze (ctr_bpfrz) does not outlive its task's slice:
  * its records are gone with the clear, and a freeze left on would keep
  * the next task's samples empty.
@@ -588,6 +600,7 @@ void riscv_ctr_sched_task(struct riscv_ctr *ctr, void *task_ctx,
 		if (tc && call_stack) {
 			ctr_save(tc, ctr->depth);
 			tc->switches = ctr_task_switches(task);
+			tc->sctrctl = cc->sctrctl;
 		}
 		/* Saved at this switch-out. */
 		if (tc)
@@ -597,7 +610,8 @@ void riscv_ctr_sched_task(struct riscv_ctr *ctr, void *task_ctx,
 	ctr_clear();
 	ctr_thaw();
 	if (tc && call_stack && tc->valid &&
-	    tc->switches == ctr_task_switches(task))
+	    tc->switches == ctr_task_switches(task) &&
+	    tc->sctrctl == cc->sctrctl)
 		ctr_restore(tc, ctr->depth);
 	/* Used up at this switch-in. */
 	if (tc)
