@@ -43,6 +43,7 @@ KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR) \
 	check-slow demo bench compare stress profile-bench profile-check \
 	profile-check-build run-profile-check clean help \
 	series series-check series-kernel series-steps run-guest-series series-kunit \
+	series-sparse \
 	run-guest-series-smp2 run-guest-series-smp4 run-guest-series-smstateen \
 	perf peer-selftests parity
 
@@ -319,6 +320,12 @@ series-steps: series
 	echo "1..$$(grep -c -E '^(not )?ok' $(BUILD)/guest-test/series-steps.tap)" \
 		>>$(BUILD)/guest-test/series-steps.tap; \
 	cat $(BUILD)/guest-test/series-steps.tap; exit $$rc
+
+# series-sparse: sparse on the series' kernel C files against 7.3, as far
+# as bookworm's sparse 0.6.4 goes (tools/series/sparse says how; TAP in
+# build/guest-test/series-sparse.tap).  About a minute; not in make check.
+series-sparse: series
+	@tools/series/sparse $(BUILD)/guest-test/series-sparse.tap
 
 series-kunit: series
 	@tap=$(BUILD)/guest-test/series-kunit.tap; rm -f $$tap; \
