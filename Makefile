@@ -263,22 +263,24 @@ run-guest-smstateen-ctr:
 # series-kunit runs that suite as upstream does, kunit.py with the
 # series' drivers/perf/.kunitconfig (tools/series/kunit; TAP in
 # build/guest-test/series-kunit.tap), cached by the series' content.
-# The exact user/kernel counts and direct counter reads are checked on
-# the series kernel too (pmu_count_test, pmu_exclude_test,
-# pmu_user_access_test; rvctr's own rules skip).  pmu_multiplex_test,
+# The exact user/kernel counts, direct counter reads and counts across
+# throttling are checked on the series kernel too (pmu_count_test,
+# pmu_exclude_test, pmu_user_access_test, pmu_throttle_test; rvctr's own
+# rules skip).  pmu_multiplex_test,
 # pmu_freq_test and pmu_perf_mmap_test pass there as well but would add
 # two minutes to make check: run them with
 #   tools/testing/vm/run --kernel series --icount --smp 1 \
 #	selftests/rvctr/icount/run_tests.sh pmu_multiplex_test ...
 # Not pmu_period_test: stock's max_period of 2^63 - 1 leaves QEMU's
 # overflow-timer excess on a counter (Documentation/driver.rst), and a
-# later sampling event there loses overflows (196 samples of 200).  Nor
-# pmu_throttle_test: riscv_pmu_sbi's overflow handler restarts every
-# counter in use, a group member perf throttled too, whose unthrottling
-# start then meets a running counter (the sibling kept 812000 of 1e8).
+# later sampling event there loses overflows (196 samples of 200).
+# pmu_throttle_test failed there until series patch 1 (the handler
+# restarted a group perf had throttled, whose unthrottling start then met
+# running counters: the sibling kept 1756216 of 1e8 instructions).
 SERIES_TESTS := ctr_brstack_test ctr_callstack_test ctr_isolation_test \
 	ctr_syswide_test ctr_bpf_test ctr_spurious_test brstack_perf_test \
-	ctr_kunit_test pmu_count_test pmu_exclude_test pmu_user_access_test
+	ctr_kunit_test pmu_count_test pmu_exclude_test pmu_user_access_test \
+	pmu_throttle_test
 export SERIES_TESTS
 SERIES_RUN = $(VM)/run --kernel series --icount --smp 1
 # The series kernel on more than one hart, without -icount (QEMU's
