@@ -43,7 +43,7 @@ KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR) \
 	check-slow demo bench compare stress profile-bench profile-check \
 	profile-check-build run-profile-check clean help \
 	series series-check series-kernel series-steps run-guest-series series-kunit \
-	series-sparse \
+	series-sparse series-steps-quick \
 	run-guest-series-smp2 run-guest-series-smp4 run-guest-series-smstateen \
 	perf peer-selftests parity
 
@@ -328,6 +328,12 @@ series-steps: series
 # build/guest-test/series-sparse.tap).  About a minute; not in make check.
 series-sparse: series
 	@tools/series/sparse $(BUILD)/guest-test/series-sparse.tap
+
+# series-steps-quick: each patch in order, the series' kernel C files
+# compiled with W=1 against the 7.3 bench kernel (tools/series/steps-quick
+# says what it leaves to series-steps); under a minute.
+series-steps-quick: series
+	@tools/series/steps-quick $(BUILD)/guest-test/series-steps-quick.tap
 
 series-kunit: series
 	@tap=$(BUILD)/guest-test/series-kunit.tap; rm -f $$tap; \
