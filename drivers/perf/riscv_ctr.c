@@ -78,10 +78,12 @@ struct riscv_ctr {
  * it was saved at a switch-out the backend saw and has not been used yet,
  * @switches which switch-out that was (the task's nvcsw + nivcsw then),
  * for the switch-outs the backend does not see (no branch-stack event on
- * the CPU, so no sched_task callback).
+ * the CPU, so no sched_task callback).  @sctrctl is the filter it was
+ * recorded under, as x86's LBR keeps lbr_sel with its call stack.
  */
 struct riscv_ctr_task_ctx {
 	unsigned long switches;
+	u64 sctrctl;
 	bool valid;
 	unsigned int nr;
 	struct riscv_ctr_raw e[];	/* riscv_ctr.depth of them */
@@ -89,11 +91,6 @@ struct riscv_ctr_task_ctx {
 
 /* Kept in the event from event_init on. */
 #define ctr_event_sctrctl(event)	((event)->hw.branch_reg.config)
-
-static bool ctr_event_is_task(struct perf_event *event)
-{
-	return event->attach_state & PERF_ATTACH_TASK;
-}
 
 /* ---- registers ---- */
 
@@ -227,17 +224,16 @@ static bool ctr_group_conflicts(struct perf_event *event, u64 sctrctl)
  * @event: any event of the PMU
  *
  * Translates attr.branch_sample_type and the config3 options into an
- * sctrctl value once, and keeps it in the event.  For a call stack it
+ * sctrctl value once, and keeps it in the event.  The caller has checked
+ * config3 with riscv_ctr_config_check() first.  For a call stack it
  * sets PERF_ATTACH_TASK_DATA, so it must be the caller's last step that
  * can fail: when pmu->event_init fails, __free_event() detaches the
  * task's perf_ctx_data, which another event may still be using.
  *
- * Return: 0; -EINVAL for a reserved config3 bit or config3 options
- * without a branch stack (riscv_ctr_config_check()), a filter of no
- * privilege mode, ctr_bpfrz on a counting event, or a group whose members
- * ask for different branch filters; -EOPNOTSUPP for a branch stack CTR
- * cannot give (no CTR, a filter or a field the harts do not have, a
- * CPU-wide call stack where the core has no per-task data for it).
+ * Return: 0; -EINVAL for a filter of no privilege mode, ctr_bpfrz on a
+ * counting event, or a group whose members ask for different branch
+ * filters; -EOPNOTSUPP for a branch stack CTR cannot give (no CTR, a
+ * filter or a field the harts do not have).
  */
 int riscv_ctr_event_init(struct riscv_ctr *ctr, struct perf_event *event)
 {
@@ -245,12 +241,6 @@ int riscv_ctr_event_init(struct riscv_ctr *ctr, struct perf_event *event)
 	u64 cfg3 = event->attr.config3, opts = 0, sctrctl, missing;
 	int ret;
 
-	ret = riscv_ctr_config_check(event);
-	if (ret) {
-		pr_debug("config3 %#llx: reserved bits, or ctr_ntbr/ctr_bpfrz without a branch stack\n",
-			 cfg3);
-		return ret;
-	}
 	if (!has_branch_stack(event))
 		return 0;
 	if (!ctr)
@@ -265,20 +255,6 @@ int riscv_ctr_event_init(struct riscv_ctr *ctr, struct perf_event *event)
 		pr_debug("branch_sample_type %#llx (config3 %#llx) not supported\n",
 			 bst, cfg3);
 		return ret == RISCV_CTR_ENOMODE ? -EINVAL : -EOPNOTSUPP;
-	}
-	/*
-	 * A RAS-emulated call stack belongs to one task: it is saved at the
-	 * task's switch-out and written back at its switch-in, in the save
-	 * area perf allocates (pmu->task_ctx_cache).  A CPU-wide event
-	 * (perf record -a --call-graph lbr) gets one in every task where the
-	 * core offers that (RISCV_CTR_CPU_WIDE_CALL_STACK, as x86's LBR
-	 * uses it); without, its stack would take one task's returns off
-	 * another's calls.
-	 */
-	if ((sctrctl & CTRCTL_RASEMU) && !ctr_event_is_task(event) &&
-	    !RISCV_CTR_CPU_WIDE_CALL_STACK) {
-		pr_debug("call-stack mode (PERF_SAMPLE_BRANCH_CALL_STACK) needs a task on this kernel: not CPU-wide\n");
-		return -EOPNOTSUPP;
 	}
 	/*
 	 * A breakpoint's freeze (BPFRZ) lasts until the next sample thaws
@@ -313,9 +289,13 @@ int riscv_ctr_event_init(struct riscv_ctr *ctr, struct perf_event *event)
 	ctr_event_sctrctl(event) = sctrctl;
 
 	/*
-	 * Call stacks follow their task: perf allocates the save area, in
-	 * the event's task, or in every task for a CPU-wide event
-	 * (PERF_ATTACH_GLOBAL_DATA).
+	 * A RAS-emulated call stack belongs to one task: it is saved at the
+	 * task's switch-out and written back at its switch-in, in the save
+	 * area perf allocates (pmu->task_ctx_cache): in the event's task, or
+	 * in every task for a CPU-wide event (PERF_ATTACH_GLOBAL_DATA, as
+	 * x86's LBR call stacks use it), so that perf record -a
+	 * --call-graph lbr does not take one task's returns off another's
+	 * calls.
 	 */
 	if (sctrctl & CTRCTL_RASEMU)
 		event->attach_state |= PERF_ATTACH_TASK_DATA;
@@ -590,6 +570,16 @@ static unsigned long ctr_task_switches(const struct task_struct *task)
  * stack written back would be a stack the task has left: the event starts
  * empty instead, as when it is first scheduled in.
  *
+ * Nor is a stack restored under another filter than the one it was
+ * recorded under (another task or CPU-wide call-stack event took the
+ * task's switch-out, say with a different privilege filter).  In RAS
+ * emulation every recorded return pops the newest entry (CTR v1.0 "RAS
+ * Emulation Mode"): a stack saved with S-mode calls on it, written back
+ * under a U-only filter, would have the task's user returns pop those
+ * kernel calls and leave the user frames they return from; a U-only
+ * stack under a U and S filter would lose user frames to the kernel's
+ * returns.  Either way the stack would show calls the task has left.
+ *
  * A breakpoint's freeze (ctr_bpfrz) does not outlive its task's slice:
  * its records are gone with the clear, and a freeze left on would keep
  * the next task's samples empty.
@@ -610,6 +600,7 @@ void riscv_ctr_sched_task(struct riscv_ctr *ctr, void *task_ctx,
 		if (tc && call_stack) {
 			ctr_save(tc, ctr->depth);
 			tc->switches = ctr_task_switches(task);
+			tc->sctrctl = cc->sctrctl;
 		}
 		/* Saved at this switch-out. */
 		if (tc)
@@ -619,7 +610,8 @@ void riscv_ctr_sched_task(struct riscv_ctr *ctr, void *task_ctx,
 	ctr_clear();
 	ctr_thaw();
 	if (tc && call_stack && tc->valid &&
-	    tc->switches == ctr_task_switches(task))
+	    tc->switches == ctr_task_switches(task) &&
+	    tc->sctrctl == cc->sctrctl)
 		ctr_restore(tc, ctr->depth);
 	/* Used up at this switch-in. */
 	if (tc)

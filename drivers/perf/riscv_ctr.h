@@ -30,7 +30,8 @@
  *                       cpuhp_state_add_instance() may run it on harts
  *                       already online, with events on them: they are
  *                       left alone
- *   pmu->event_init     riscv_ctr_event_init() for every event, as the
+ *   pmu->event_init     riscv_ctr_config_check() for every event, first;
+ *                       riscv_ctr_event_init() for every event, as the
  *                       last step that can fail (it also refuses a group
  *                       whose members ask for different branch filters,
  *                       so the caller's group check comes first): it may set
@@ -49,8 +50,8 @@
  *                       overflowed
  *   pmu->sched_task     riscv_ctr_sched_task(), with the task's save area
  *                       that the perf core allocated from
- *                       pmu->task_ctx_cache (task->perf_ctx_data from
- *                       Linux 6.15, also for CPU-wide events)
+ *                       pmu->task_ctx_cache (task->perf_ctx_data, also
+ *                       for CPU-wide events)
  *   BPF                 riscv_ctr_snapshot() as the perf_snapshot_branch_stack
  *                       static call (bpf_get_branch_snapshot())
  *
@@ -117,18 +118,6 @@ static inline int riscv_ctr_config_check(struct perf_event *event)
 	return 0;
 }
 
-/*
- * From Linux 6.15 the perf core gives an event that asks for task data
- * (PERF_ATTACH_TASK_DATA) and is bound to no task a save area in every
- * task (PERF_ATTACH_GLOBAL_DATA, task->perf_ctx_data), so a CPU-wide
- * call-stack event can follow each task.  Before, it is refused.
- */
-#ifdef PERF_ATTACH_GLOBAL_DATA
-#define RISCV_CTR_CPU_WIDE_CALL_STACK	true
-#else
-#define RISCV_CTR_CPU_WIDE_CALL_STACK	false
-#endif
-
 #if IS_ENABLED(CONFIG_RISCV_PMU_CTR)
 
 struct riscv_ctr *riscv_ctr_probe(struct pmu *pmu, unsigned int depth);
@@ -173,10 +162,6 @@ static inline void riscv_ctr_cpu_starting(struct riscv_ctr *ctr) { }
 static inline int riscv_ctr_event_init(struct riscv_ctr *ctr,
 				       struct perf_event *event)
 {
-	int ret = riscv_ctr_config_check(event);
-
-	if (ret)
-		return ret;
 	return has_branch_stack(event) ? -EOPNOTSUPP : 0;
 }
 

@@ -7,8 +7,8 @@
  * stack is saved and restored per task), and when the task moves from
  * CPU to CPU while it records (the stack saved on one hart is restored on
  * another).  A stack saved before a slice in which the event was not
- * scheduled is not written back after it.  A CPU-wide call-stack event is
- * refused.
+ * scheduled is not written back after it, nor one recorded under another
+ * filter.  A CPU-wide call-stack event is refused before Linux 6.15.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -386,6 +386,8 @@ CT_SECTION_BOUNDS(rvctr_new_y);
 #define MAX_HOGS	32
 
 static int req_pipe[2], done_pipe[2], cpu_fd = -1;
+/* The helper's 'x': disable the first, enable the second */
+static int swap_off_fd = -1, swap_on_fd = -1;
 static int hog_fd[MAX_HOGS], nr_hogs;
 /* What the helper does in old_c() and in new_y() */
 static char cmd_old, cmd_new;
@@ -401,7 +403,8 @@ static noinline void ask_helper(char cmd)
 
 /*
  * n: nothing (just a switch-out), d: disable the CPU-wide branch-stack
- * event, f: enable the counter hogs, e: disable them, q: exit
+ * event, f: enable the counter hogs, e: disable them, x: swap the task's
+ * call-stack events, q: exit
  */
 static void helper(void)
 {
@@ -412,6 +415,10 @@ static void helper(void)
 	while (read(req_pipe[0], &c, 1) == 1 && c != 'q') {
 		if (c == 'd')
 			ioctl(cpu_fd, PERF_EVENT_IOC_DISABLE, 0);
+		if (c == 'x') {
+			ioctl(swap_off_fd, PERF_EVENT_IOC_DISABLE, 0);
+			ioctl(swap_on_fd, PERF_EVENT_IOC_ENABLE, 0);
+		}
 		for (i = 0; i < nr_hogs && (c == 'f' || c == 'e'); i++)
 			ioctl(hog_fd[i], c == 'f' ? PERF_EVENT_IOC_ENABLE :
 			      PERF_EVENT_IOC_DISABLE, 0);
@@ -578,6 +585,88 @@ TEST(no_stale_stack_after_a_slice_beside_another_filter)
 TEST(no_stale_stack_after_a_slice_without_a_counter)
 {
 	run_slice_without_event(_metadata, 0);
+}
+
+/*
+ * A stack comes back only under the filter it was recorded under.  The
+ * task calls old_a -> old_b -> old_c with a call-stack event that records
+ * user and kernel calls; blocked in old_c, its stack is saved with the
+ * kernel's calls down to the switch on top.  The helper then swaps that
+ * event for a user-only call-stack event on the same task, so the task's
+ * next switch-in is the first of the new filter.  In RAS emulation every
+ * recorded return pops the newest entry: had the old stack been written
+ * back, the task's user returns from old_c, old_b and old_a would pop the
+ * kernel's calls (which a user-only filter never sees return) and leave
+ * the old chain under new_x -> new_y.  Samples in new_y must not show it.
+ */
+TEST(no_stack_restored_under_another_filter)
+{
+	struct ct_event ev, kev;
+	int i, k, in_y = 0, stale = 0, ret, st;
+	uint64_t kcount = 0;
+	pid_t pid;
+
+	if (!ct_have_ctr())
+		SKIP(return, "no CTR");
+	if (geteuid())
+		SKIP(return, "needs root for kernel branch records");
+	pin_cpu0();
+	ret = ct_open(&ev, PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK,
+		      0, PERIOD);
+	ASSERT_EQ(0, ret) TH_LOG("perf_event_open: %s", strerror(-ret));
+	/* User and kernel calls; no samples, it only records. */
+	ret = ct_open(&kev, PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL |
+		      PERF_SAMPLE_BRANCH_CALL_STACK, 0, 1ULL << 40);
+	ASSERT_EQ(0, ret) TH_LOG("user+kernel call stack: %s", strerror(-ret));
+	cpu_fd = -1;
+	nr_hogs = 0;
+	swap_off_fd = kev.fd;
+	swap_on_fd = ev.fd;
+	cmd_old = 'x';
+	cmd_new = 'n';
+	ASSERT_EQ(0, pipe(req_pipe));
+	ASSERT_EQ(0, pipe(done_pipe));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		helper();
+
+	ct_enable(&kev);
+	old_a(1);
+	new_x(3000000);
+	ct_disable(&ev);
+	ASSERT_EQ(1, write(req_pipe[1], "q", 1));
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	close(req_pipe[0]);
+	close(req_pipe[1]);
+	close(done_pipe[0]);
+	close(done_pipe[1]);
+	/* Else the old chain was never recorded under the first filter. */
+	ASSERT_EQ(sizeof(kcount), read(kev.fd, &kcount, sizeof(kcount)));
+	ASSERT_LT(0, kcount);
+
+	ct_read(&ev);
+	for (i = 0; i < ev.nsamples; i++) {
+		const struct ct_sample *s = &ev.s[i];
+		int old = 0;
+
+		if (s->ip < (uintptr_t)__start_rvctr_new_y ||
+		    s->ip >= (uintptr_t)__stop_rvctr_new_y)
+			continue;
+		in_y++;
+		for (k = 0; k < (int)s->nr; k++)
+			old += in_old_chain(s->br[k].from) || in_old_chain(s->br[k].to);
+		if (old && !stale++)
+			dump_sample(s, i);
+	}
+	TH_LOG("%d samples, %d in new_y, %d of them with the old chain",
+	       ev.nsamples, in_y, stale);
+	TH_LOG("%llu instructions under the first filter",
+	       (unsigned long long)kcount);
+	ASSERT_GT(in_y, 5);
+	EXPECT_EQ(0, stale);
+	ct_close(&ev);
+	ct_close(&kev);
 }
 
 TEST_HARNESS_MAIN

@@ -302,6 +302,25 @@ static void rvctr_sched_task(struct perf_event_pmu_context *pmu_ctx,
 			     sched_in);
 }
 
+/*
+ * A CPU-wide call stack (perf record -a --call-graph lbr) on a kernel
+ * before 6.15, whose perf core gives an event bound to no task no save
+ * area in each task (PERF_ATTACH_GLOBAL_DATA): its RAS-emulated stack
+ * would take one task's returns off another's calls.  The module refuses
+ * it there; the backend, written for the kernel it goes into upstream,
+ * does not ask.
+ */
+static bool rvctr_cpu_wide_call_stack(struct perf_event *event)
+{
+#ifdef PERF_ATTACH_GLOBAL_DATA
+	return false;
+#else
+	return has_branch_stack(event) &&
+	       (event->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) &&
+	       !(event->attach_state & PERF_ATTACH_TASK);
+#endif
+}
+
 /* A group must fit on the hardware counters at once. */
 static int rvctr_validate_group(struct rvctr_pmu *rp, struct perf_event *event)
 {
@@ -334,6 +353,10 @@ static int rvctr_event_init(struct perf_event *event)
 	default:
 		return -ENOENT;
 	}
+	/* A reserved config3 bit fails on every machine, with CTR or not. */
+	ret = riscv_ctr_config_check(event);
+	if (ret)
+		return ret;
 	ret = rvctr_event_map(rp, event);
 	if (ret)
 		return ret;
@@ -344,6 +367,8 @@ static int rvctr_event_init(struct perf_event *event)
 	ret = rvctr_validate_group(rp, event);
 	if (ret)
 		return ret;
+	if (rvctr_cpu_wide_call_stack(event))
+		return -EOPNOTSUPP;
 	/* Last step that can fail: it may set PERF_ATTACH_TASK_DATA. */
 	ret = riscv_ctr_event_init(rp->ctr, event);
 	if (ret)
