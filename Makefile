@@ -293,8 +293,10 @@ SERIES_SMP_RUN = $(VM)/run --kernel series
 series: setup
 	@tools/series/mkseries >/dev/null
 	@tools/series/mkseries $(BUILD)/series-perf kernel/series-perf >/dev/null
+	@tools/series/mkseries $(BUILD)/series-vlenb kernel/series-vlenb >/dev/null
 	@echo "build/series: $$(ls $(BUILD)/series | wc -l) files;" \
-		"build/series-perf (perf tools tree): $$(ls $(BUILD)/series-perf | wc -l) files"
+		"build/series-perf (perf tools tree): $$(ls $(BUILD)/series-perf | wc -l) files;" \
+		"build/series-vlenb (riscv tree): $$(ls $(BUILD)/series-vlenb | wc -l) files"
 	@[ -n "$$RVCTR_SERIES_AUTHOR" ] || echo "note: signed off by a placeholder;" \
 		"RVCTR_SERIES_AUTHOR='Name <address>' make series signs it as you"
 
@@ -304,7 +306,10 @@ series-check: series
 		cat $(BUILD)/guest-test/series-check.tap; \
 	tools/series/check-series $(BUILD)/series-perf kernel/series-perf \
 		>$(BUILD)/guest-test/series-perf-check.tap || rc=1; \
-		cat $(BUILD)/guest-test/series-perf-check.tap; exit $$rc
+		cat $(BUILD)/guest-test/series-perf-check.tap; \
+	tools/series/check-series $(BUILD)/series-vlenb kernel/series-vlenb \
+		>$(BUILD)/guest-test/series-vlenb-check.tap || rc=1; \
+		cat $(BUILD)/guest-test/series-vlenb-check.tap; exit $$rc
 
 series-kernel: series
 	@$(VM)/build-kernel-series >/dev/null
