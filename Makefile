@@ -39,7 +39,8 @@ KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR) \
 	run-guest-icount1 run-guest-icount2 run-guest-acpi run-guest-other check \
 	guest-test-profiles run-guest-profiles run-guest-nosscofpmf \
 	run-guest-noctr run-guest-nodeleg run-guest-smp4 run-guest-smstateen \
-	run-guest-smstateen-ctr \
+	run-guest-smstateen-ctr guest-test-vector run-guest-vector run-guest-vlen128 \
+	run-guest-vlen512 \
 	check-slow demo bench compare stress profile-bench profile-check \
 	profile-check-build run-profile-check clean help \
 	series series-check series-kernel series-steps run-guest-series series-kunit \
@@ -125,7 +126,13 @@ MAIN_TESTS := board_test module_test pmu_module_test pmu_hotplug_test \
 	pmu_perf_test ctr_unload_test ctr_hotplug_test ctr_migration_test \
 	ctr_syswide_test
 PROFILE_TESTS := profile_test
-export SAMPLE_TESTS ICOUNT_TESTS MAIN_TESTS PROFILE_TESTS
+# VECTOR_TESTS  on boards with RVV (QEMU v=true) of two vector lengths,
+#               -icount, one hart; perf_vlenb_test also runs in the main
+#               pass, whose board has no V, where the vlenb register must
+#               be refused
+VECTOR_TESTS := perf_vlenb_test
+MAIN_TESTS += perf_vlenb_test
+export SAMPLE_TESTS ICOUNT_TESTS MAIN_TESTS PROFILE_TESTS VECTOR_TESTS
 
 guest-test: all rootfs perf
 	@rm -rf $(BUILD)/guest-test
@@ -238,6 +245,24 @@ run-guest-smstateen:
 
 run-guest-smstateen-ctr:
 	$(call RUN_PASS,smstateen-ctr,Smstateen board run (OpenSBI 1.9),RVCTR_VM_OPENSBI=1.9 $(SMSTATEEN_RUN),selftests/rvctr/icount/run_tests.sh $(PROFILE_TESTS))
+
+# The vector boards: RVV with VLEN 128 and 512 bits (vlenb 16 and 64), so
+# that a test which passes with a wrong vlenb on one fails on the other.
+# The other boards have no V (QEMU's rv64 leaves it off).
+VECTOR_RUN = $(VM)/run --kernel $(KERNEL) --icount --smp 1 \
+	--cpu-extra smcdeleg=true,ssccfg=true,v=true,vlen=
+guest-test-vector: all rootfs perf
+	@$(MAKE) --no-print-directory run-guest-vector
+
+run-guest-vector:
+	@rc=0; for t in run-guest-vlen128 run-guest-vlen512; do \
+		$(MAKE) --no-print-directory $$t || rc=1; done; exit $$rc
+
+run-guest-vlen128:
+	$(call RUN_PASS,vlen128,VLEN 128 board run,$(VECTOR_RUN)128,selftests/rvctr/icount/run_tests.sh $(VECTOR_TESTS))
+
+run-guest-vlen512:
+	$(call RUN_PASS,vlen512,VLEN 512 board run,$(VECTOR_RUN)512,selftests/rvctr/icount/run_tests.sh $(VECTOR_TESTS))
 
 # The upstream series: riscv_pmu_sbi hooks and the CTR backend for Debian's
 # linux-source-7.3, as git format-patch output with a cover letter in
