@@ -126,12 +126,14 @@ MAIN_TESTS := board_test module_test pmu_module_test pmu_hotplug_test \
 	pmu_perf_test ctr_unload_test ctr_hotplug_test ctr_migration_test \
 	ctr_syswide_test
 PROFILE_TESTS := profile_test
-# VECTOR_TESTS  on boards with RVV (QEMU v=true) of two vector lengths,
-#               -icount, one hart; perf_vlenb_test also runs in the main
-#               pass, whose board has no V, where the vlenb register must
-#               be refused
-VECTOR_TESTS := perf_vlenb_test
-MAIN_TESTS += perf_vlenb_test
+# VECTOR_TESTS  vlenb in perf samples, raw (perf_vlenb_test) and through
+#               perf with DWARF unwinding through RVV spills
+#               (perf_vlenb_perf_test), on boards with RVV (QEMU v=true)
+#               of two vector lengths, -icount, one hart.  Both also run
+#               in the main pass, whose board has no V, where the
+#               register must be refused
+VECTOR_TESTS := perf_vlenb_test perf_vlenb_perf_test
+MAIN_TESTS += perf_vlenb_test perf_vlenb_perf_test
 export SAMPLE_TESTS ICOUNT_TESTS MAIN_TESTS PROFILE_TESTS VECTOR_TESTS
 
 guest-test: all rootfs perf
