@@ -45,7 +45,7 @@ KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR) \
 	profile-check-build run-profile-check clean help \
 	series series-check series-kernel series-steps run-guest-series series-kunit \
 	run-guest-series-smp2 run-guest-series-smp4 run-guest-series-smstateen \
-	perf peer-selftests parity
+	perf peer-selftests parity libdw
 
 all: module tools selftests
 
@@ -77,6 +77,14 @@ selftests: setup
 perf: setup
 	@d=$$($(VM)/build-perf $(KERNEL)) && mkdir -p $(BUILD)/guest && \
 		ln -sfn "$$d" $(BUILD)/guest/perf
+
+# libdw.so.1 from Debian's elfutils with kernel/elfutils/*.patch (DWARF
+# unwinding through RISC-V frames whose CFA reads vlenb), cross-built
+# for the board (tools/testing/vm/build-libdw, cached) into
+# build/selftests/libdw, where perf_vlenb_perf_test finds it.
+libdw: perf
+	@d=$$($(VM)/build-libdw) && mkdir -p $(BUILD)/selftests/libdw && \
+		cp "$$d/libdw.so.1" $(BUILD)/selftests/libdw/
 
 peer-selftests: perf
 	@$(VM)/build-peer-selftests $(KERNEL) >/dev/null
@@ -253,7 +261,7 @@ run-guest-smstateen-ctr:
 # The other boards have no V (QEMU's rv64 leaves it off).
 VECTOR_RUN = $(VM)/run --kernel $(KERNEL) --icount --smp 1 \
 	--cpu-extra smcdeleg=true,ssccfg=true,v=true,vlen=
-guest-test-vector: all rootfs perf
+guest-test-vector: all rootfs perf libdw
 	@$(MAKE) --no-print-directory run-guest-vector
 
 run-guest-vector:
@@ -429,7 +437,7 @@ run-guest-other:
 check: setup
 	@rm -rf $(BUILD)/unit.tap $(BUILD)/guest-test $(OTHER)/guest-test $(BUILD)/check
 	@$(MAKE) --no-print-directory -j$(NPROC) all
-	@$(MAKE) --no-print-directory rootfs other-module perf
+	@$(MAKE) --no-print-directory rootfs other-module perf libdw
 	@$(MAKE) --no-print-directory series-check >/dev/null || true
 	@$(MAKE) --no-print-directory series-kernel
 	@$(MAKE) --no-print-directory series-kunit >/dev/null || true
