@@ -1,6 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# vlenb through perf (the perf the bench builds, kernel/perf-patches):
+# vlenb through perf (the perf the bench builds, /opt/rvctr/perf with
+# kernel/perf-patches; Debian's, which knows no RISC-V register names,
+# fails it):
 # --user-regs=? lists it where the kernel samples it (V boards) and not
 # elsewhere, --user-regs=vlenb records it, perf script -F uregs prints
 # the value the vlenb CSR reads, and --call-graph dwarf unwinds the
@@ -10,6 +12,7 @@
 bins=/opt/rvctr/selftests
 tmp=$(mktemp -d /tmp/vlenb.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+[ -x /opt/rvctr/perf/bin/perf ] && export PATH=/opt/rvctr/perf/bin:$PATH
 
 diag "perf: $(command -v perf) ($(perf version 2>/dev/null))"
 perf record --user-regs=? 2>&1 | head -3 >$tmp/regs
@@ -65,11 +68,13 @@ report() {
 		--call-graph=graph,0.5,caller -S hot 2>/dev/null |
 		grep -v -e '^$' -e '^#' | head -12 | sed 's/^/#   /'
 }
-read -r hot0 deep0 < <(unwound "")
+unwound "" >$tmp/n
+read -r hot0 deep0 <$tmp/n
 diag "stock libdw: samples in hot: $hot0, unwound to main: $deep0"
 report ""
 if [ -f $bins/libdw/libdw.so.1 ]; then
-	read -r hot deep < <(unwound $bins/libdw)
+	unwound $bins/libdw >$tmp/n
+	read -r hot deep <$tmp/n
 	diag "kernel/elfutils libdw: samples in hot: $hot, unwound to main: $deep"
 	report $bins/libdw
 	check "--call-graph dwarf: samples in hot() ($hot)" test "$hot" -gt 0
