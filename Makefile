@@ -39,13 +39,14 @@ KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR) \
 	run-guest-icount1 run-guest-icount2 run-guest-acpi run-guest-other check \
 	guest-test-profiles run-guest-profiles run-guest-nosscofpmf \
 	run-guest-noctr run-guest-nodeleg run-guest-smp4 run-guest-smstateen \
-	run-guest-smstateen-ctr \
+	run-guest-smstateen-ctr guest-test-vector run-guest-vector run-guest-vlen128 \
+	run-guest-vlen512 \
 	check-slow demo bench compare stress profile-bench profile-check \
 	profile-check-build run-profile-check clean help \
 	series series-check series-kernel series-steps run-guest-series series-kunit \
 	series-sparse series-steps-quick \
 	run-guest-series-smp2 run-guest-series-smp4 run-guest-series-smstateen \
-	perf peer-selftests parity
+	perf peer-selftests parity libdw
 
 all: module tools selftests
 
@@ -77,6 +78,14 @@ selftests: setup
 perf: setup
 	@d=$$($(VM)/build-perf $(KERNEL)) && mkdir -p $(BUILD)/guest && \
 		ln -sfn "$$d" $(BUILD)/guest/perf
+
+# libdw.so.1 from Debian's elfutils with kernel/elfutils/*.patch (DWARF
+# unwinding through RISC-V frames whose CFA reads vlenb), cross-built
+# for the board (tools/testing/vm/build-libdw, cached) into
+# build/selftests/libdw, where perf_vlenb_perf_test finds it.
+libdw: perf
+	@d=$$($(VM)/build-libdw) && mkdir -p $(BUILD)/selftests/libdw && \
+		cp "$$d/libdw.so.1" $(BUILD)/selftests/libdw/
 
 peer-selftests: perf
 	@$(VM)/build-peer-selftests $(KERNEL) >/dev/null
@@ -126,7 +135,15 @@ MAIN_TESTS := board_test module_test pmu_module_test pmu_hotplug_test \
 	pmu_perf_test ctr_unload_test ctr_hotplug_test ctr_migration_test \
 	ctr_syswide_test
 PROFILE_TESTS := profile_test
-export SAMPLE_TESTS ICOUNT_TESTS MAIN_TESTS PROFILE_TESTS
+# VECTOR_TESTS  vlenb in perf samples, raw (perf_vlenb_test) and through
+#               perf with DWARF unwinding through RVV spills
+#               (perf_vlenb_perf_test), on boards with RVV (QEMU v=true)
+#               of two vector lengths, -icount, one hart.  Both also run
+#               in the main pass, whose board has no V, where the
+#               register must be refused
+VECTOR_TESTS := perf_vlenb_test perf_vlenb_perf_test
+MAIN_TESTS += perf_vlenb_test perf_vlenb_perf_test
+export SAMPLE_TESTS ICOUNT_TESTS MAIN_TESTS PROFILE_TESTS VECTOR_TESTS
 
 guest-test: all rootfs perf
 	@rm -rf $(BUILD)/guest-test
@@ -240,6 +257,24 @@ run-guest-smstateen:
 run-guest-smstateen-ctr:
 	$(call RUN_PASS,smstateen-ctr,Smstateen board run (OpenSBI 1.9),RVCTR_VM_OPENSBI=1.9 $(SMSTATEEN_RUN),selftests/rvctr/icount/run_tests.sh $(PROFILE_TESTS))
 
+# The vector boards: RVV with VLEN 128 and 512 bits (vlenb 16 and 64), so
+# that a test which passes with a wrong vlenb on one fails on the other.
+# The other boards have no V (QEMU's rv64 leaves it off).
+VECTOR_RUN = $(VM)/run --kernel $(KERNEL) --icount --smp 1 \
+	--cpu-extra smcdeleg=true,ssccfg=true,v=true,vlen=
+guest-test-vector: all rootfs perf libdw
+	@$(MAKE) --no-print-directory run-guest-vector
+
+run-guest-vector:
+	@rc=0; for t in run-guest-vlen128 run-guest-vlen512; do \
+		$(MAKE) --no-print-directory $$t || rc=1; done; exit $$rc
+
+run-guest-vlen128:
+	$(call RUN_PASS,vlen128,VLEN 128 board run,$(VECTOR_RUN)128,selftests/rvctr/icount/run_tests.sh $(VECTOR_TESTS))
+
+run-guest-vlen512:
+	$(call RUN_PASS,vlen512,VLEN 512 board run,$(VECTOR_RUN)512,selftests/rvctr/icount/run_tests.sh $(VECTOR_TESTS))
+
 # The upstream series: riscv_pmu_sbi hooks and the CTR backend for Debian's
 # linux-source-7.3, as git format-patch output with a cover letter in
 # build/series, generated from kernel/series and the files the module
@@ -296,8 +331,10 @@ SERIES_SMP_RUN = $(VM)/run --kernel series
 series: setup
 	@tools/series/mkseries >/dev/null
 	@tools/series/mkseries $(BUILD)/series-perf kernel/series-perf >/dev/null
+	@tools/series/mkseries $(BUILD)/series-vlenb kernel/series-vlenb >/dev/null
 	@echo "build/series: $$(ls $(BUILD)/series | wc -l) files;" \
-		"build/series-perf (perf tools tree): $$(ls $(BUILD)/series-perf | wc -l) files"
+		"build/series-perf (perf tools tree): $$(ls $(BUILD)/series-perf | wc -l) files;" \
+		"build/series-vlenb (riscv tree): $$(ls $(BUILD)/series-vlenb | wc -l) files"
 	@[ -n "$$RVCTR_SERIES_AUTHOR" ] || echo "note: signed off by a placeholder;" \
 		"RVCTR_SERIES_AUTHOR='Name <address>' make series signs it as you"
 
@@ -307,7 +344,10 @@ series-check: series
 		cat $(BUILD)/guest-test/series-check.tap; \
 	tools/series/check-series $(BUILD)/series-perf kernel/series-perf \
 		>$(BUILD)/guest-test/series-perf-check.tap || rc=1; \
-		cat $(BUILD)/guest-test/series-perf-check.tap; exit $$rc
+		cat $(BUILD)/guest-test/series-perf-check.tap; \
+	tools/series/check-series $(BUILD)/series-vlenb kernel/series-vlenb \
+		>$(BUILD)/guest-test/series-vlenb-check.tap || rc=1; \
+		cat $(BUILD)/guest-test/series-vlenb-check.tap; exit $$rc
 
 series-kernel: series
 	@$(VM)/build-kernel-series >/dev/null
@@ -412,7 +452,7 @@ run-guest-other:
 check: setup
 	@rm -rf $(BUILD)/unit.tap $(BUILD)/guest-test $(OTHER)/guest-test $(BUILD)/check
 	@$(MAKE) --no-print-directory -j$(NPROC) all
-	@$(MAKE) --no-print-directory rootfs other-module perf
+	@$(MAKE) --no-print-directory rootfs other-module perf libdw
 	@$(MAKE) --no-print-directory series-check >/dev/null || true
 	@$(MAKE) --no-print-directory series-kernel
 	@$(MAKE) --no-print-directory series-kunit >/dev/null || true
