@@ -79,7 +79,9 @@ struct riscv_ctr {
  * @switches which switch-out that was (the task's nvcsw + nivcsw then),
  * for the switch-outs the backend does not see (no branch-stack event on
  * the CPU, so no sched_task callback).  @sctrctl is the filter it was
- * recorded under, as x86's LBR keeps lbr_sel with its call stack.
+ * recorded under: x86 saves lbr_sel with its stack and writes both back,
+ * but sctrctl is the CPU's, shared by every branch event on it, so a
+ * stack recorded under another filter is dropped instead.
  */
 struct riscv_ctr_task_ctx {
 	unsigned long switches;
