@@ -22,15 +22,21 @@ gone() {
 loops=5
 good=0
 for i in $(seq $loops); do
-	rm -f /tmp/pmu-started
-	perf stat -e instructions -- sh -c 'touch /tmp/pmu-started; sleep 2' >/dev/null 2>&1 &
+	rm -f /tmp/pmu-started /tmp/pmu-stop
+	# The workload runs until told to stop: the event is open for the
+	# whole rmmod attempt, however slow the board.
+	perf stat -e instructions -- sh -c 'touch /tmp/pmu-started
+		while [ ! -e /tmp/pmu-stop ]; do sleep 0.1; done' >/dev/null 2>&1 &
 	p=$!
 	for w in $(seq 100); do [ -e /tmp/pmu-started ] && break; sleep 0.2; done
 	if rmmod rvctr 2>/dev/null; then
 		diag "rmmod succeeded with an open event"
+		touch /tmp/pmu-stop
+		wait $p
 		insmod "$ko"
 		break
 	fi
+	touch /tmp/pmu-stop
 	wait $p
 	rmmod rvctr || break
 	gone || { diag "left behind after unload"; insmod "$ko"; break; }
