@@ -262,6 +262,13 @@ static int ps_sample(struct rvctr_sink *s, const struct rvctr_sample *smp)
 {
 	struct ps_sink *p = (struct ps_sink *)s;
 
+	/*
+	 * A sample with no branch record (right after exec or a switch-in)
+	 * adds nothing to a branch-stack profile, and perf script prints it
+	 * as its IP alone, which llvm-profgen 19 takes for a call stack: when
+	 * one comes first, it reads every sample after it as a broken
+	 * call-stack sample (tests/perfscript-empty.sh).
+	 */
 	if (!smp->nr_branches)
 		return 0;
 	if (p->filtered && ps_show(p, smp->pid))
