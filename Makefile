@@ -137,12 +137,14 @@ MAIN_TESTS := board_test module_test pmu_module_test pmu_hotplug_test \
 PROFILE_TESTS := profile_test
 # VECTOR_TESTS  vlenb in perf samples, raw (perf_vlenb_test) and through
 #               perf with DWARF unwinding through RVV spills
-#               (perf_vlenb_perf_test), on boards with RVV (QEMU v=true)
-#               of two vector lengths, -icount, one hart.  Both also run
+#               (perf_vlenb_perf_test), and the same unwinding of
+#               rvctr record --call-graph dwarf and its convert -f perf
+#               (tool_dwarf_test), on boards with RVV (QEMU v=true)
+#               of two vector lengths, -icount, one hart.  All also run
 #               in the main pass, whose board has no V, where the
-#               register must be refused
-VECTOR_TESTS := perf_vlenb_test perf_vlenb_perf_test
-MAIN_TESTS += perf_vlenb_test perf_vlenb_perf_test
+#               register must be refused (and record goes without it)
+VECTOR_TESTS := perf_vlenb_test perf_vlenb_perf_test tool_dwarf_test
+MAIN_TESTS += perf_vlenb_test perf_vlenb_perf_test tool_dwarf_test
 export SAMPLE_TESTS ICOUNT_TESTS MAIN_TESTS PROFILE_TESTS VECTOR_TESTS
 
 guest-test: all rootfs perf
