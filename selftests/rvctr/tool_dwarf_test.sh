@@ -36,7 +36,7 @@ case "$isa" in
 	fi ;;
 *)	mask=0xffffffff
 	leaf=wl_c
-	work="$bins/ctr_workload chain 3000000" ;;
+	work="$bins/ctr_workload chain 10000000" ;;
 esac
 diag "ISA letters $isa: expecting sample_regs_user $mask, unwinding from $leaf"
 
@@ -67,7 +67,8 @@ if [ $leaf = hot ]; then
 		test "$n" -gt 0 -a "$good" = "$n"
 fi
 
-check "rvctr convert -f perf" $rvctr convert -f perf -o $tmp/c.data $tmp/g.data
+check "rvctr convert -f perf" $rvctr convert -f perf -o $tmp/c.data $tmp/g.data 2>$tmp/conv.err
+sed 's/^/# /' $tmp/conv.err
 perf evlist -v -i $tmp/c.data >$tmp/evlist.c 2>/dev/null
 check "convert keeps REGS_USER, STACK_USER, sample_regs_user $mask, 8192 bytes" bash -c \
 	"grep -q 'REGS_USER|STACK_USER' $tmp/evlist.c && grep -q 'sample_regs_user: $mask\b' $tmp/evlist.c &&
