@@ -70,7 +70,8 @@ static const char record_usage[] =
 	"                       (default 8192, at most 65528) with each sample,\n"
 	"                       which perf report and perf script unwind with the\n"
 	"                       binaries' DWARF call frame information\n"
-	"  -m, --mmap-pages N   ring buffer pages per CPU (default 64, power of two)\n"
+	"  -m, --mmap-pages N   ring buffer pages per CPU (default 64, 128 with\n"
+	"                       --call-graph dwarf; a power of two)\n"
 	"      --progress       show progress even when stderr is not a terminal\n"
 	"  -h, --help           this text\n"
 	"\n"
@@ -754,7 +755,7 @@ int cmd_record(int argc, char **argv)
 	};
 	const char *output = "perf.data";
 	uint64_t period = 100000, filter = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
-	int opt, pages = 64, progress = 0;
+	int opt, pages = 0, progress = 0;
 	enum callgraph cg = CG_NONE;
 	uint64_t stack = 0;
 	enum rec_event ev = EV_CYCLES;
@@ -793,7 +794,11 @@ int cmd_record(int argc, char **argv)
 			if (parse_filter(optarg, &filter))
 				return error("bad branch filter '%s'", optarg);
 			break;
-		case 'm': pages = atoi(optarg); break;
+		case 'm':
+			pages = atoi(optarg);
+			if (pages <= 0)
+				pages = -1;	/* refused below */
+			break;
 		case 'g': cg = CG_FP; break;
 		case 'G':
 			if (parse_callgraph(optarg, &cg, &stack))
@@ -804,6 +809,13 @@ int cmd_record(int argc, char **argv)
 		default: fputs(record_usage, stderr); return 2;
 		}
 	}
+	/*
+	 * A sample with a stack copy is 8 KiB or more: 128 pages, perf
+	 * record's default (perf_event_mlock_kb, 516), hold twice as many
+	 * before the kernel drops one.
+	 */
+	if (!pages)
+		pages = cg == CG_DWARF ? 128 : 64;
 	if ((optind >= argc && !t.pid && !t.cpus) || (t.pid && (t.cpus || optind < argc)) ||
 	    !period || pages <= 0 || (pages & (pages - 1))) {
 		fputs(record_usage, stderr);
