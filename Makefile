@@ -282,7 +282,9 @@ run-guest-vlen512:
 
 # The same on Linux 7.3 (the module other-module builds, unless KERNEL
 # is 7.3): vlenb through 7.3's perf_regs with the same perf and libdw.
-# Not part of make check, whose vector boards boot 6.12.
+# Not part of make check, whose vector boards boot 6.12.  With 7.3's own
+# perf and the perf series' vlenb patch (kernel/perf-patches/7.3):
+#   RVCTR_VM_PERF=$(tools/testing/vm/build-perf 7.3) make run-guest-vlen512-73
 VECTOR_RUN_73 = $(if $(filter 7.3,$(KERNEL)),,RVCTR_VM_MODULE=$(OTHER)/drivers/perf/rvctr/rvctr.ko) \
 	$(VM)/run --kernel 7.3 --icount --smp 1 \
 	--cpu-extra smcdeleg=true,ssccfg=true,v=true,vlen=
