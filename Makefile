@@ -16,6 +16,9 @@
 #   make parity   perf's whole test suite, the perf_events and BPF branch
 #                 selftests: stock riscv_pmu_sbi kernel against rvctr
 #
+#   make guest-test-vlen512-73  the vector tests (vlenb, DWARF unwinding
+#                 through RVV frames) on Linux 7.3 at VLEN 512
+#
 # KERNEL=6.12 (default) or 7.3 picks the bench kernel.  W=1 and C=1 pass
 # through to Kbuild for the module.
 
@@ -40,7 +43,7 @@ KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR) \
 	guest-test-profiles run-guest-profiles run-guest-nosscofpmf \
 	run-guest-noctr run-guest-nodeleg run-guest-smp4 run-guest-smstateen \
 	run-guest-smstateen-ctr guest-test-vector run-guest-vector run-guest-vlen128 \
-	run-guest-vlen512 \
+	run-guest-vlen512 guest-test-vlen512-73 run-guest-vlen512-73 \
 	check-slow demo bench compare stress profile-bench profile-check \
 	profile-check-build run-profile-check profgen-patched clean help \
 	series series-check series-kernel series-steps run-guest-series series-kunit \
@@ -137,12 +140,14 @@ MAIN_TESTS := board_test module_test pmu_module_test pmu_hotplug_test \
 PROFILE_TESTS := profile_test
 # VECTOR_TESTS  vlenb in perf samples, raw (perf_vlenb_test) and through
 #               perf with DWARF unwinding through RVV spills
-#               (perf_vlenb_perf_test), on boards with RVV (QEMU v=true)
-#               of two vector lengths, -icount, one hart.  Both also run
+#               (perf_vlenb_perf_test), and the same unwinding of
+#               rvctr record --call-graph dwarf and its convert -f perf
+#               (tool_dwarf_test), on boards with RVV (QEMU v=true)
+#               of two vector lengths, -icount, one hart.  All also run
 #               in the main pass, whose board has no V, where the
-#               register must be refused
-VECTOR_TESTS := perf_vlenb_test perf_vlenb_perf_test
-MAIN_TESTS += perf_vlenb_test perf_vlenb_perf_test
+#               register must be refused (and record goes without it)
+VECTOR_TESTS := perf_vlenb_test perf_vlenb_perf_test tool_dwarf_test
+MAIN_TESTS += perf_vlenb_test perf_vlenb_perf_test tool_dwarf_test
 export SAMPLE_TESTS ICOUNT_TESTS MAIN_TESTS PROFILE_TESTS VECTOR_TESTS
 
 guest-test: all rootfs perf
@@ -282,6 +287,20 @@ run-guest-vlen128:
 
 run-guest-vlen512:
 	$(call RUN_PASS,vlen512,VLEN 512 board run,$(VECTOR_RUN)512,selftests/rvctr/icount/run_tests.sh $(VECTOR_TESTS))
+
+# The same on Linux 7.3 (the module other-module builds, unless KERNEL
+# is 7.3): vlenb through 7.3's perf_regs with the same perf and libdw.
+# Not part of make check, whose vector boards boot 6.12.  With 7.3's own
+# perf and the perf series' vlenb patch (kernel/perf-patches/7.3):
+#   RVCTR_VM_PERF=$(tools/testing/vm/build-perf 7.3) make run-guest-vlen512-73
+VECTOR_RUN_73 = $(if $(filter 7.3,$(KERNEL)),,RVCTR_VM_MODULE=$(OTHER)/drivers/perf/rvctr/rvctr.ko) \
+	$(VM)/run --kernel 7.3 --icount --smp 1 \
+	--cpu-extra smcdeleg=true,ssccfg=true,v=true,vlen=
+guest-test-vlen512-73: all rootfs perf libdw $(if $(filter 7.3,$(KERNEL)),,other-module)
+	@$(MAKE) --no-print-directory run-guest-vlen512-73
+
+run-guest-vlen512-73:
+	$(call RUN_PASS,vlen512-73,VLEN 512 board run on Linux 7.3,$(VECTOR_RUN_73)512,selftests/rvctr/icount/run_tests.sh $(VECTOR_TESTS))
 
 # The upstream series: riscv_pmu_sbi hooks and the CTR backend for Debian's
 # linux-source-7.3, as git format-patch output with a cover letter in
@@ -536,4 +555,4 @@ clean:
 	rm -rf $(BUILD)
 
 help:
-	@sed -n '3,20p' Makefile
+	@sed -n '3,23p' Makefile

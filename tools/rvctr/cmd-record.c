@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -61,9 +62,16 @@ static const char record_usage[] =
 	"  -c, --count N        sample period (default 100000)\n"
 	"  -j, --branch-filter  comma list: any (default), call, any_call, any_ret,\n"
 	"                       ind_call, ind_jump, cond, u, k\n"
-	"  -g, --call-graph     also record callchains (perf report --branch-history\n"
-	"                       needs them)\n"
-	"  -m, --mmap-pages N   ring buffer pages per CPU (default 64, power of two)\n"
+	"  -g                   also record callchains (perf report --branch-history\n"
+	"                       needs them): --call-graph fp\n"
+	"      --call-graph MODE[,SIZE]\n"
+	"                       fp: callchains by frame pointer, as -g; dwarf:\n"
+	"                       the user registers and SIZE bytes of user stack\n"
+	"                       (default 8192, at most 65528) with each sample,\n"
+	"                       which perf report and perf script unwind with the\n"
+	"                       binaries' DWARF call frame information\n"
+	"  -m, --mmap-pages N   ring buffer pages per CPU (default 64, 128 with\n"
+	"                       --call-graph dwarf; a power of two)\n"
 	"      --progress       show progress even when stderr is not a terminal\n"
 	"  -h, --help           this text\n"
 	"\n"
@@ -262,6 +270,117 @@ static int check_cpus(const char *list)
 	return ret;
 }
 
+/*
+ * --call-graph MODE[,SIZE], perf record's (tools/perf/util/callchain.c,
+ * parse_callchain_record()): fp, or dwarf with a stack copy of SIZE
+ * bytes, 8192 by default, rounded up to whole u64s and at most
+ * round_down(USHRT_MAX, 8): a sample is one record of at most 64 KiB.
+ */
+enum callgraph { CG_NONE, CG_FP, CG_DWARF };
+
+#define DWARF_STACK_DEFAULT	8192
+#define DWARF_STACK_MAX		(65535 & ~7UL)
+
+static int parse_callgraph(const char *arg, enum callgraph *cg, uint64_t *stack)
+{
+	const char *comma = strchr(arg, ',');
+	size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
+	unsigned long long size;
+	char *end;
+
+	if (n == 2 && !strncmp(arg, "fp", 2) && !comma) {
+		*cg = CG_FP;
+		return 0;
+	}
+	if (n != 5 || strncmp(arg, "dwarf", 5))
+		return error("--call-graph: unknown mode '%s' (fp, dwarf[,SIZE])", arg);
+	*cg = CG_DWARF;
+	*stack = DWARF_STACK_DEFAULT;
+	if (!comma)
+		return 0;
+	errno = 0;
+	size = strtoull(comma + 1, &end, 0);
+	if (!isdigit((unsigned char)comma[1]) || *end || errno || !size ||
+	    size > DWARF_STACK_MAX)
+		return error("--call-graph: bad stack dump size '%s' (1..%lu bytes)", comma + 1,
+			     DWARF_STACK_MAX);
+	*stack = (size + 7) & ~7ULL;
+	return 0;
+}
+
+/*
+ * The user registers --call-graph dwarf samples: all the general
+ * registers, the mask perf record takes (arch__user_reg_mask(),
+ * PERF_REGS_MASK of tools/perf/arch/ARCH/include/perf_regs.h).  On
+ * RISC-V also vlenb (PERF_REG_RISCV_VLENB, bit 32), which the CFA of a
+ * frame that spills vector registers reads as DWARF register 7202; a
+ * kernel that does not know it, or a hart without V, refuses the bit
+ * with -EINVAL.  Probed as perf probes it (tools/perf/arch/riscv
+ * /util/perf_regs.c): a software event that samples the mask opens, or
+ * the mask goes without it.
+ */
+#if defined(__riscv) && __riscv_xlen == 64
+#define USER_REGS_MASK		0xffffffffULL		/* x1..x31 and pc */
+#define USER_REGS_EXTRA		(1ULL << 32)		/* vlenb */
+#elif defined(__x86_64__)
+/* PERF_REG_X86_64_MAX (24) registers but the segment registers DS, ES, FS, GS */
+#define USER_REGS_MASK		(0xffffffULL & ~(0xfULL << 12))
+#define USER_REGS_EXTRA		0ULL
+#else
+#define USER_REGS_MASK		0ULL
+#define USER_REGS_EXTRA		0ULL
+#endif
+
+static int regs_open(uint64_t mask)
+{
+	struct perf_event_attr a = {
+		.size = sizeof(a),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_DUMMY,
+		.sample_period = 1,
+		.sample_type = PERF_SAMPLE_REGS_USER,
+		.sample_regs_user = mask,
+		.disabled = 1,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+	};
+	int fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+static uint64_t user_regs_mask(void)
+{
+	if (USER_REGS_EXTRA && regs_open(USER_REGS_MASK | USER_REGS_EXTRA))
+		return USER_REGS_MASK | USER_REGS_EXTRA;
+	return USER_REGS_MASK;
+}
+
+/*
+ * --call-graph dwarf, as perf record sets it (tools/perf/util/evsel.c,
+ * __evsel__config_callchain()): the kernel's callchain only, the user
+ * registers and the user stack, which perf report unwinds.  And the
+ * maps of data too (perf record turns on data address sampling for
+ * DWARF unwinding, which sets mmap_data): the unwinder reads
+ * .eh_frame_hdr through the mapping that holds it, a read-only segment
+ * apart from the code where the linker separates code (-z separate-code).
+ */
+static int config_dwarf(struct perf_event_attr *a, uint64_t stack)
+{
+	a->sample_regs_user = user_regs_mask();
+	if (!a->sample_regs_user)
+		return error("--call-graph dwarf: no user register set known for this "
+			     "architecture");
+	a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	a->sample_stack_user = stack;
+	a->exclude_callchain_user = 1;
+	a->mmap_data = 1;
+	return 0;
+}
+
 enum rec_event { EV_CYCLES, EV_INSTRUCTIONS, EV_TASK_CLOCK };
 
 static const char * const event_names[] = { "cycles", "instructions", "task-clock" };
@@ -364,10 +483,11 @@ static int open_events(struct recorder *r, struct perf_event_attr *a, pid_t pid,
 
 /*
  * What a process that is already running has mapped (perf's synthesized
- * events): COMM of each thread and MMAP2 of its executable file mappings,
- * from /proc, at time 0.
+ * events): COMM of each thread and MMAP2 of its executable file mappings
+ * (with @data, attr.mmap_data, of all its file mappings), from /proc, at
+ * time 0.
  */
-static void synth_process(struct recorder *r, pid_t pid)
+static void synth_process(struct recorder *r, pid_t pid, int data)
 {
 	char path[64], line[4096 + 256], perm[8];
 	struct rvctr_comm c = { .pid = pid };
@@ -397,13 +517,16 @@ static void synth_process(struct recorder *r, pid_t pid)
 	f = fopen(path, "r");
 	while (f && fgets(line, sizeof(line), f)) {
 		struct rvctr_mmap m = { .pid = pid, .tid = pid, .misc = PERF_RECORD_MISC_USER,
-					.prot = 5, .flags = 2 /* MAP_PRIVATE */ };
+					.flags = 2 /* MAP_PRIVATE */ };
 		unsigned long long start, end, off;
 		int name_at = 0;
 
+		/* the files' code, and with attr.mmap_data their other maps too */
 		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perm, &off,
-			   &name_at) < 4 || !name_at || perm[2] != 'x' || line[name_at] != '/')
+			   &name_at) < 4 || !name_at || (perm[2] != 'x' && !data) ||
+		    line[name_at] != '/')
 			continue;
+		m.prot = (perm[0] == 'r') | (perm[1] == 'w') << 1 | (perm[2] == 'x') << 2;
 		line[strcspn(line, "\n")] = 0;
 		m.start = start;
 		m.len = end - start;
@@ -413,20 +536,21 @@ static void synth_process(struct recorder *r, pid_t pid)
 		    sizeof(m.filename))
 			continue;
 		rvctr_writer__mmap2(r->w, &m, 0, 0);
-		note_file(r, m.filename);
+		if (m.prot & 4)
+			note_file(r, m.filename);
 	}
 	if (f)
 		fclose(f);
 }
 
-static void synth_all(struct recorder *r)
+static void synth_all(struct recorder *r, int data)
 {
 	struct dirent *d;
 	DIR *dp = opendir("/proc");
 
 	while (dp && (d = readdir(dp)))
 		if (d->d_name[0] >= '1' && d->d_name[0] <= '9')
-			synth_process(r, atoi(d->d_name));
+			synth_process(r, atoi(d->d_name), data);
 	if (dp)
 		closedir(dp);
 }
@@ -563,9 +687,9 @@ static int record(char **argv, const char *output, struct perf_event_attr *a,
 	rvctr_writer__set_arch(r.w, uname(&uts) ? "riscv64" : uts.machine);
 	synth_kernel(&r, a);
 	if (t->pid)
-		synth_process(&r, t->pid);
+		synth_process(&r, t->pid, a->mmap_data);
 	else if (t->cpus)
-		synth_all(&r);
+		synth_all(&r, a->mmap_data);
 	if (pid && !t->cpus)
 		write_comm(&r, pid, argv[0]);
 	if (t->pid || t->cpus)
@@ -624,14 +748,16 @@ int cmd_record(int argc, char **argv)
 		{ "count", required_argument, NULL, 'c' },
 		{ "branch-filter", required_argument, NULL, 'j' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
-		{ "call-graph", no_argument, NULL, 'g' },
+		{ "call-graph", required_argument, NULL, 'G' },
 		{ "progress", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *output = "perf.data";
 	uint64_t period = 100000, filter = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
-	int opt, pages = 64, progress = 0, callchain = 0;
+	int opt, pages = 0, progress = 0;
+	enum callgraph cg = CG_NONE;
+	uint64_t stack = 0;
 	enum rec_event ev = EV_CYCLES;
 	struct perf_event_attr attr;
 	struct target t = { 0 };
@@ -668,13 +794,28 @@ int cmd_record(int argc, char **argv)
 			if (parse_filter(optarg, &filter))
 				return error("bad branch filter '%s'", optarg);
 			break;
-		case 'm': pages = atoi(optarg); break;
-		case 'g': callchain = 1; break;
+		case 'm':
+			pages = atoi(optarg);
+			if (pages <= 0)
+				pages = -1;	/* refused below */
+			break;
+		case 'g': cg = CG_FP; break;
+		case 'G':
+			if (parse_callgraph(optarg, &cg, &stack))
+				return 1;
+			break;
 		case 'P': progress = 1; break;
 		case 'h': fputs(record_usage, stdout); return 0;
 		default: fputs(record_usage, stderr); return 2;
 		}
 	}
+	/*
+	 * A sample with a stack copy is 8 KiB or more: 128 pages, perf
+	 * record's default (perf_event_mlock_kb, 516), hold twice as many
+	 * before the kernel drops one.
+	 */
+	if (!pages)
+		pages = cg == CG_DWARF ? 128 : 64;
 	if ((optind >= argc && !t.pid && !t.cpus) || (t.pid && (t.cpus || optind < argc)) ||
 	    !period || pages <= 0 || (pages & (pages - 1))) {
 		fputs(record_usage, stderr);
@@ -694,7 +835,9 @@ int cmd_record(int argc, char **argv)
 	/* system-wide: which CPU each sample came from, as perf record -a */
 	if (t.cpus)
 		attr.sample_type |= PERF_SAMPLE_CPU;
-	if (callchain)
+	if (cg == CG_FP)
 		attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (cg == CG_DWARF && config_dwarf(&attr, stack))
+		return 1;
 	return record(argv + optind, output, &attr, event_names[ev], pages, &t, progress);
 }

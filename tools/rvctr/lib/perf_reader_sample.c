@@ -4,7 +4,8 @@
  * tools/perf/util/evsel.c, evsel__parse_sample), the sample_id trailer of
  * other records, COMM, MMAP/MMAP2, FORK/EXIT.  Every field is read
  * through a cursor bounded by the record's size as checked when it was
- * read; branch entries are pointed at in place.
+ * read; branch entries, callchains, user registers and stacks are
+ * pointed at in place.
  */
 #include <stddef.h>
 #include <string.h>
@@ -111,14 +112,16 @@ static void skip_read(struct cursor *c, uint64_t rf)
 		skip(c, nr * 8 * per);
 }
 
-static void skip_callchain(struct cursor *c)
+static void take_callchain(struct cursor *c, struct rvctr_sample *s)
 {
 	uint64_t nr = take64(c);
 
-	if (nr > c->left / 8)
+	if (nr > c->left / 8) {
 		c->bad = 1;
-	else
-		skip(c, nr * 8);
+		return;
+	}
+	s->nr_callchain = nr;
+	s->callchain = skip(c, nr * 8);
 }
 
 static void skip_raw(struct cursor *c)
@@ -156,19 +159,43 @@ static void take_branches(struct cursor *c, const struct perf_event_attr *a,
 		skip(c, nr * 8);
 }
 
-/* Fields after BRANCH_STACK that come before WEIGHT. */
-static void skip_regs_stack(struct cursor *c, const struct perf_event_attr *a)
+/*
+ * The user registers and stack (--call-graph dwarf), after BRANCH_STACK
+ * and before WEIGHT, as the kernel writes them (perf_output_sample_regs(),
+ * perf_output_sample_ustack()): the ABI, then a register for each bit of
+ * the mask unless it is PERF_SAMPLE_REGS_ABI_NONE; the size of the stack
+ * copy, then, unless it is 0, that many bytes and how many of them the
+ * copy filled (dyn_size).
+ */
+static void take_regs_stack(struct cursor *c, const struct perf_event_attr *a,
+			    struct rvctr_sample *s)
 {
 	uint64_t st = a->sample_type;
 
-	if ((st & PERF_SAMPLE_REGS_USER) && take64(c))
-		skip(c, 8 * (uint64_t)__builtin_popcountll(a->sample_regs_user));
+	if (st & PERF_SAMPLE_REGS_USER) {
+		s->regs_abi = take64(c);
+		s->regs_mask = a->sample_regs_user;
+		if (s->regs_abi)
+			s->regs = skip(c, 8 * (uint64_t)__builtin_popcountll(a->sample_regs_user));
+	}
 	if (st & PERF_SAMPLE_STACK_USER) {
 		uint64_t sz = take64(c);
 
+		/*
+		 * The kernel copies whole u64s; a size that is not, or a
+		 * dyn_size beyond it (perf: "user stack dump failure"), is
+		 * corrupt.
+		 */
+		if (sz % 8) {
+			c->bad = 1;
+			return;
+		}
 		if (sz) {
-			skip(c, sz);
-			take64(c);	/* dyn_size */
+			s->stack = skip(c, sz);
+			s->stack_size = sz;
+			s->stack_dyn_size = take64(c);
+			if (s->stack_dyn_size > sz)
+				c->bad = 1;
 		}
 	}
 }
@@ -202,7 +229,10 @@ static void sample_head(struct cursor *c, uint64_t st, struct rvctr_sample *s)
 		s->period = take64(c);
 }
 
-/* READ to WEIGHT: the variable-size fields, the branch stack among them. */
+/*
+ * READ to WEIGHT: the variable-size fields, the callchain, the branch
+ * stack and the user registers and stack among them.
+ */
 static void sample_tail(struct cursor *c, const struct perf_event_attr *a,
 			struct rvctr_sample *s)
 {
@@ -211,12 +241,12 @@ static void sample_tail(struct cursor *c, const struct perf_event_attr *a,
 	if (st & PERF_SAMPLE_READ)
 		skip_read(c, a->read_format);
 	if (st & PERF_SAMPLE_CALLCHAIN)
-		skip_callchain(c);
+		take_callchain(c, s);
 	if (st & PERF_SAMPLE_RAW)
 		skip_raw(c);
 	if (st & PERF_SAMPLE_BRANCH_STACK)
 		take_branches(c, a, s);
-	skip_regs_stack(c, a);
+	take_regs_stack(c, a, s);
 	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
 		s->weight = take64(c);
 }

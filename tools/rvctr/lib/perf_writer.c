@@ -25,7 +25,8 @@
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |	\
 	 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |		\
 	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |	\
-	 PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_WEIGHT)
+	 PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |		\
+	 PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT)
 
 struct rvctr_writer {
 	FILE *f;
@@ -449,6 +450,66 @@ int rvctr_writer__finished_round(struct rvctr_writer *w)
 	return put_record(w, sizeof(*h));
 }
 
+/*
+ * A sample's registers are written only under the mask they were sampled
+ * with: another attribute's (a second input's, say) would give them other
+ * names.  Without them the sample says PERF_SAMPLE_REGS_ABI_NONE, as the
+ * kernel's does when it has no user registers.
+ */
+static int regs_fit(const struct perf_event_attr *a, const struct rvctr_sample *s)
+{
+	return s->regs_abi && s->regs && s->regs_mask == a->sample_regs_user;
+}
+
+/* The bytes of @s's sample under @a, header included. */
+static uint64_t sample_size(const struct perf_event_attr *a, const struct rvctr_sample *s)
+{
+	uint64_t st = a->sample_type, n;
+
+	n = 8 * (1 + !!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
+		 !!(st & PERF_SAMPLE_TID) + !!(st & PERF_SAMPLE_TIME) +
+		 !!(st & PERF_SAMPLE_ADDR) + !!(st & PERF_SAMPLE_ID) +
+		 !!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_PERIOD) +
+		 !!(st & PERF_SAMPLE_WEIGHT));
+	if (st & PERF_SAMPLE_CALLCHAIN)
+		n += 8 + 8 * s->nr_callchain;
+	if (st & PERF_SAMPLE_BRANCH_STACK)
+		n += 8 + 8 * !!(a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) +
+		     s->nr_branches * sizeof(*s->branches);
+	if (st & PERF_SAMPLE_REGS_USER)
+		n += 8 + (regs_fit(a, s) ? 8 * (uint64_t)__builtin_popcountll(s->regs_mask) : 0);
+	if (st & PERF_SAMPLE_STACK_USER)
+		n += 8 + (s->stack_size ? s->stack_size + 8 : 0);
+	return n;
+}
+
+/* REGS_USER and STACK_USER, laid out as the kernel writes them, at @p. */
+static uint64_t *put_regs_stack(const struct perf_event_attr *a, const struct rvctr_sample *s,
+				uint64_t *p)
+{
+	uint64_t n;
+
+	if (a->sample_type & PERF_SAMPLE_REGS_USER) {
+		if (regs_fit(a, s)) {
+			n = __builtin_popcountll(s->regs_mask);
+			*p++ = s->regs_abi;
+			memcpy(p, s->regs, 8 * n);
+			p += n;
+		} else {
+			*p++ = PERF_SAMPLE_REGS_ABI_NONE;
+		}
+	}
+	if (a->sample_type & PERF_SAMPLE_STACK_USER) {
+		*p++ = s->stack_size;
+		if (s->stack_size) {
+			memcpy(p, s->stack, s->stack_size);
+			p += s->stack_size / 8;
+			*p++ = s->stack_dyn_size;
+		}
+	}
+	return p;
+}
+
 int rvctr_writer__sample(struct rvctr_writer *w, const struct rvctr_sample *s)
 {
 	struct perf_event_header *h = (struct perf_event_header *)w->rec;
@@ -462,6 +523,21 @@ int rvctr_writer__sample(struct rvctr_writer *w, const struct rvctr_sample *s)
 	if (s->nr_branches > RVCTR_MAX_BRANCHES)
 		return wfail(w, "%llu branches (max %d)", (unsigned long long)s->nr_branches,
 			     RVCTR_MAX_BRANCHES);
+	/* a stack copy is whole u64s (perf_output_sample_ustack()) */
+	if ((st & PERF_SAMPLE_STACK_USER) && (s->stack_size % 8 || s->stack_dyn_size > s->stack_size))
+		return wfail(w, "a user stack of %llu bytes, %llu of them valid",
+			     (unsigned long long)s->stack_size,
+			     (unsigned long long)s->stack_dyn_size);
+	/*
+	 * Said before anything is laid out in rec, which holds the largest
+	 * record (the first two keep sample_size() from overflowing).
+	 */
+	if (((st & PERF_SAMPLE_CALLCHAIN) && s->nr_callchain > 65536 / 8) ||
+	    ((st & PERF_SAMPLE_STACK_USER) && s->stack_size > 65536) ||
+	    sample_size(a, s) > 65535 - 7)
+		return wfail(w, "a sample too large for a record (%llu callchain entries, "
+			     "a stack of %llu bytes)", (unsigned long long)s->nr_callchain,
+			     (unsigned long long)s->stack_size);
 	h->type = PERF_RECORD_SAMPLE;
 	h->misc = s->misc ? s->misc : PERF_RECORD_MISC_USER;
 	if (st & PERF_SAMPLE_IDENTIFIER)
@@ -480,9 +556,12 @@ int rvctr_writer__sample(struct rvctr_writer *w, const struct rvctr_sample *s)
 		*p++ = s->cpu;
 	if (st & PERF_SAMPLE_PERIOD)
 		*p++ = s->period;
-	/* rvctr_sample carries no callchain: raw records (record -g) do */
-	if (st & PERF_SAMPLE_CALLCHAIN)
-		*p++ = 0;
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		*p++ = s->nr_callchain;
+		if (s->nr_callchain)
+			memcpy(p, s->callchain, 8 * s->nr_callchain);
+		p += s->nr_callchain;
+	}
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
 		*p++ = s->nr_branches;
 		if (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
@@ -491,6 +570,7 @@ int rvctr_writer__sample(struct rvctr_writer *w, const struct rvctr_sample *s)
 			memcpy(p, s->branches, s->nr_branches * sizeof(*s->branches));
 		p += s->nr_branches * 3;
 	}
+	p = put_regs_stack(a, s, p);
 	if (st & PERF_SAMPLE_WEIGHT)
 		*p++ = s->weight;
 	w->nr_samples++;

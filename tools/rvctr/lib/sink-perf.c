@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * perf.data with branch stacks: the input's event, rvctr's sample layout,
- * with COMM, MMAP2 (cpumode, COMM_EXEC and build ids kept), FORK, EXIT and
+ * perf.data with branch stacks: the input's event, rvctr's sample layout
+ * (with the input's callchains, user registers and stacks), with COMM,
+ * MMAP2 (cpumode, COMM_EXEC and build ids kept), FORK, EXIT and
  * FINISHED_ROUND at their times.  The writer part is shared with the SPE
  * sink (lib/sink_writer.h).
  */
@@ -153,6 +154,24 @@ static void perf_attr(const struct perf_event_attr *in, struct perf_event_attr *
 	 * perf report --sort cpu and the non-sample records' sample_id */
 	if (in)
 		a->sample_type |= in->sample_type & PERF_SAMPLE_CPU;
+	/*
+	 * Callchains, and the user registers and stack that perf report
+	 * unwinds with DWARF (record --call-graph dwarf), as recorded: the
+	 * registers under the same mask, since a sample's registers are
+	 * named by its bits.  perf script shows callchains only for an
+	 * event with PERF_SAMPLE_CALLCHAIN, and --call-graph dwarf sets it
+	 * (exclude_callchain_user: the kernel's part only).
+	 */
+	if (in) {
+		a->sample_type |= in->sample_type & (PERF_SAMPLE_CALLCHAIN |
+						     PERF_SAMPLE_REGS_USER |
+						     PERF_SAMPLE_STACK_USER);
+		a->sample_regs_user = in->sample_regs_user;
+		a->sample_stack_user = in->sample_stack_user;
+		a->sample_max_stack = in->sample_max_stack;
+		a->exclude_callchain_user = in->exclude_callchain_user;
+		a->exclude_callchain_kernel = in->exclude_callchain_kernel;
+	}
 	a->sample_id_all = 1;
 	a->mmap = a->mmap2 = a->comm = a->task = 1;
 }

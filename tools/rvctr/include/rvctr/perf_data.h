@@ -56,6 +56,21 @@ struct rvctr_sample {
 	 */
 	const struct perf_branch_entry *recorded;
 	uint64_t nr_recorded;
+	/*
+	 * PERF_SAMPLE_CALLCHAIN, REGS_USER and STACK_USER (perf record
+	 * --call-graph dwarf), in the record as branches are: the callchain's
+	 * nr entries; the user registers, one per bit of regs_mask (the
+	 * sample's attr.sample_regs_user) when regs_abi is not 0
+	 * (PERF_SAMPLE_REGS_ABI_NONE: no user registers, e.g. a kernel
+	 * thread); stack_size bytes of user stack from the sampled sp (0: no
+	 * copy), of which the first stack_dyn_size are valid.
+	 */
+	uint64_t nr_callchain;
+	const uint64_t *callchain;
+	uint64_t regs_abi, regs_mask;
+	const uint64_t *regs;
+	uint64_t stack_size, stack_dyn_size;
+	const unsigned char *stack;
 };
 
 struct rvctr_comm {
@@ -178,8 +193,8 @@ struct rvctr_writer;
  * to its end; the file must be seekable, at offset 0 and not open to
  * append (a pipe, say, is refused here, naming "-" for pipe mode).  Sample
  * types the writer can encode: IDENTIFIER, IP, TID, TIME, ADDR, ID, CPU,
- * PERIOD, CALLCHAIN (empty, unless written by rvctr_writer__raw),
- * BRANCH_STACK, WEIGHT.  Attribute i gets sample id i + 1.
+ * PERIOD, CALLCHAIN, BRANCH_STACK, REGS_USER, STACK_USER, WEIGHT.
+ * Attribute i gets sample id i + 1.
  */
 struct rvctr_writer *rvctr_writer__open(const char *path,
 					const struct perf_event_attr *attrs,
