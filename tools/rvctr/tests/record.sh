@@ -19,6 +19,18 @@ appears() {
 		sleep 0.1
 	done
 }
+# flowing DIR: until samples flow into the file in DIR (task-clock every
+# 100 us writes 64 KiB of them within a fraction of a second once the
+# event is on; a loaded host can take longer than a fixed sleep from the
+# file to the event), at most 5 s.
+flowing() {
+	local i
+
+	for i in $(seq 50); do
+		[ "$(cat "$1"/* "$1"/.[!.]* 2>/dev/null | wc -c)" -ge 65536 ] && return
+		sleep 0.1
+	done
+}
 work='i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done'
 if ! $R record -e task-clock -c 100000 -o "$T_DIR/r.data" -- sh -c "$work" >"$T_LOG" 2>&1; then
 	if grep -qi 'permission\|not permitted\|paranoid' "$T_LOG"; then
@@ -183,7 +195,7 @@ t.join()' "$T_DIR/thr" &
 		>/dev/null 2>&1 &
 	rec=$!
 	appears "$T_DIR/k"
-	sleep 0.3
+	flowing "$T_DIR/k"
 	wl=$(pgrep -P $rec)
 	tmp=$(ls -A "$T_DIR/k")
 	[[ $tmp == .k.data.* ]] && ok "while recording, the output is a temporary file ($tmp)" ||
@@ -213,7 +225,7 @@ t.join()' "$T_DIR/thr" &
 		fi
 		rec=$!
 		appears "$d"
-		sleep 0.3
+		flowing "$d"
 		kill -$sig $rec
 		wait $rec
 		rc=$?
