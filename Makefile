@@ -49,6 +49,7 @@ KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR) \
 	series series-check series-kernel series-steps run-guest-series series-kunit \
 	series-sparse series-steps-quick \
 	run-guest-series-smp2 run-guest-series-smp4 run-guest-series-smstateen \
+	series-kvm-kernel run-guest-series-kvm \
 	perf peer-selftests parity libdw
 
 all: module tools selftests
@@ -359,9 +360,11 @@ series: setup
 	@tools/series/mkseries >/dev/null
 	@tools/series/mkseries $(BUILD)/series-perf kernel/series-perf >/dev/null
 	@tools/series/mkseries $(BUILD)/series-vlenb kernel/series-vlenb >/dev/null
+	@tools/series/mkseries $(BUILD)/series-kvm kernel/series-kvm >/dev/null
 	@echo "build/series: $$(ls $(BUILD)/series | wc -l) files;" \
 		"build/series-perf (perf tools tree): $$(ls $(BUILD)/series-perf | wc -l) files;" \
-		"build/series-vlenb (riscv tree): $$(ls $(BUILD)/series-vlenb | wc -l) files"
+		"build/series-vlenb (riscv tree): $$(ls $(BUILD)/series-vlenb | wc -l) files;" \
+		"build/series-kvm (kvm-riscv tree, after build/series): $$(ls $(BUILD)/series-kvm | wc -l) files"
 	@[ -n "$$RVCTR_SERIES_AUTHOR" ] || echo "note: signed off by a placeholder;" \
 		"RVCTR_SERIES_AUTHOR='Name <address>' make series signs it as you"
 
@@ -374,10 +377,28 @@ series-check: series
 		cat $(BUILD)/guest-test/series-perf-check.tap; \
 	tools/series/check-series $(BUILD)/series-vlenb kernel/series-vlenb \
 		>$(BUILD)/guest-test/series-vlenb-check.tap || rc=1; \
-		cat $(BUILD)/guest-test/series-vlenb-check.tap; exit $$rc
+		cat $(BUILD)/guest-test/series-vlenb-check.tap; \
+	tools/series/check-series $(BUILD)/series-kvm kernel/series-kvm \
+		>$(BUILD)/guest-test/series-kvm-check.tap || rc=1; \
+		cat $(BUILD)/guest-test/series-kvm-check.tap; exit $$rc
 
 series-kernel: series
 	@$(VM)/build-kernel-series >/dev/null
+
+# The kvm-riscv series (kernel/series-kvm, Documentation/kvm-ctr.rst): the
+# series kernel's KVM variant (KVM built in, its own cache key and work
+# tree; build-kernel-series --kvm), and its KVM selftest (ctr_test) run on
+# a board with the H extension, Smstateen and OpenSBI 1.9 (which sets
+# mstateen0.CTR, so hstateen0.CTR can trap the guest's first CTR access).
+# Not in make check: the first build of the variant is a kernel build.
+SERIES_KVM_RUN = RVCTR_VM_OPENSBI=1.9 $(VM)/run --kernel series-kvm --smp 1 \
+	--cpu-extra smstateen=true
+series-kvm-kernel: series
+	@$(VM)/build-kernel-series --kvm >/dev/null
+
+run-guest-series-kvm: series
+	@$(VM)/build-kvm-selftest >/dev/null
+	$(call RUN_PASS,series-kvm,KVM selftests of the kvm-riscv series,$(SERIES_KVM_RUN),$(BUILD)/kvm-selftest/run.sh)
 
 series-steps: series
 	@mkdir -p $(BUILD)/guest-test
