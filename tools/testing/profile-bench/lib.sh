@@ -165,6 +165,8 @@ pb_cc() {
 #                             lines made, a WORD ending in .c a file of the
 #                             source, any other word is passed on
 #   ln NAME: TARGET           the symbolic link OUT/NAME -> TARGET
+#   echo NAME: TEXT           OUT/NAME holds TEXT and a newline (a header
+#                             Debian's rules would generate)
 recipe_build() {
 	local name=$1 out=$2 extra=$3 src lines line kind head words target f o rc=0
 	local objs=() args=() pids=()
@@ -208,6 +210,9 @@ recipe_build() {
 			done
 			# shellcheck disable=SC2086
 			pb_cc $PB_CFLAGS $extra $PB_LDFLAGS $head -o "$out/$target" "${args[@]}" || return 1
+			;;
+		echo)
+			mkdir -p "$(dirname "$out/$head")" && echo "${words# }" >"$out/$head" || return 1
 			;;
 		ln)
 			# shellcheck disable=SC2086
