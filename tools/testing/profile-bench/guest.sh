@@ -91,15 +91,15 @@ measure)
 	# the plugin's known answer first (report.py checks it)
 	"$here/pbrun" --loop 1000000 && echo "check loop 1" >>"$out/windows"
 	for pv in "$@"; do
-		n=$arg
+		nruns=$arg
 		case "$pv" in
-		*@*) n=${pv##*@} pv=${pv%@*} ;;
+		*@*) nruns=${pv##*@} pv=${pv%@*} ;;
 		esac
 		p=${pv%%:*}
 		var=${pv#*:}
 		d=$here/v/$p/$var
 		i=0 ok=1
-		while [ $i -lt "$n" ]; do
+		while [ $i -lt "$nruns" ]; do
 			i=$((i + 1))
 			if ! n=$(count "$p" "$d"); then
 				ok=
