@@ -10,8 +10,8 @@
 #   make bench    benchmarks on the board (instructions, under -icount)
 #   make compare  counts and samples against the stock riscv_pmu_sbi kernel
 #   make stress   trinity fuzzing, reload and hotplug loops, tool fuzzers
-#   make profile-bench  CTR profiles of real programs (bzip2, zlib) through
-#                 AutoFDO, llvm-profgen and BOLT, against instrumentation
+#   make profile-bench  CTR profiles of real programs (bzip2, zlib, lua5.4)
+#                 through AutoFDO, llvm-profgen and BOLT, against instrumentation
 #   make series   the upstream patch series for Linux 7.3 in build/series
 #   make parity   perf's whole test suite, the perf_events and BPF branch
 #                 selftests: stock riscv_pmu_sbi kernel against rvctr
@@ -537,10 +537,11 @@ STRESS_SECONDS ?= 1800
 stress: all rootfs
 	@$(VM)/stress/stress $(STRESS_SECONDS)
 
-# Real programs from Debian sources, profiled on the board with branch
+# Real programs from Debian sources (one recipe each, tools/testing/
+# profile-bench/recipes), profiled on the board with branch
 # stacks, through AutoFDO, llvm-profgen and BOLT, against an instrumented
 # build's exact counts (tools/testing/profile-bench/profile-bench; the
-# report is build/profile-bench/summary.txt).  About 17 minutes on two
+# report is build/profile-bench/summary.txt).  About 18 minutes on two
 # cores; PB_QUICK=1: bzip2 only, no BOLT, no converter timing.
 profile-bench: all rootfs
 	@tools/testing/profile-bench/profile-bench $(if $(PB_QUICK),--quick)

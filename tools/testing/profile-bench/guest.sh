@@ -4,10 +4,11 @@
 #   guest.sh record PERIOD PROGRAM...   per program: its test on the -O2
 #       build, perf record -b of that test (and of the -fno-jump-tables
 #       build BOLT rewrites, if there is one), and the instrumented build's
-#       exact counts (.profraw)
-#   guest.sh measure RUNS PROGRAM:VARIANT...   per variant: its test must
-#       pass (it runs RUNS times, counting instructions:u of the program's
-#       runs), then once more under pbrun, whose windows the branches.so
+#       exact counts (.profraw); the file recordings, if there, asks for
+#       that many recordings of the -O2 test in all (PROGRAM.rN.perf.data)
+#   guest.sh measure RUNS PROGRAM:VARIANT[@N]...   per variant: its test
+#       must pass (it runs RUNS times, or N, counting instructions:u of the
+#       program's runs), then once more under pbrun, whose windows the branches.so
 #       QEMU plugin counts taken branches in (the host reads its file and
 #       our list of how many windows each variant opened)
 # Results land in /out (the host's directory).
@@ -52,6 +53,20 @@ record)
 		tail -2 /tmp/rec.log
 		cp "/tmp/$p.data" "$out/$p.perf.data" && rm -f "/tmp/$p.data"
 		echo "ok - $p: recorded, $(wc -c <"$out/$p.perf.data") bytes"
+		# more recordings of the same run, each the sample profiles'
+		# input of its own builds (how much they move from one
+		# recording to the next): $here/recordings holds how many
+		i=1
+		while [ $i -lt "$(cat "$here/recordings" 2>/dev/null || echo 1)" ]; do
+			i=$((i + 1))
+			if perf record -b -e instructions:u -c "$arg" -m 4096 -o "/tmp/$p.data" -- \
+				sh "$here/work.sh" "$p" "$v/o2" >/tmp/rec.log 2>&1; then
+				cp "/tmp/$p.data" "$out/$p.r$i.perf.data" && rm -f "/tmp/$p.data"
+				echo "ok - $p: recording $i, $(wc -c <"$out/$p.r$i.perf.data") bytes"
+			else
+				echo "not ok - $p: perf record -b, recording $i"; cat /tmp/rec.log; rc=1
+			fi
+		done
 		# BOLT's input, when there is one: its own recording, the same way
 		if [ -d "$v/o2-njt" ]; then
 			if perf record -b -e instructions:u -c "$arg" -m 4096 -o "/tmp/$p.data" -- \
@@ -76,11 +91,15 @@ measure)
 	# the plugin's known answer first (report.py checks it)
 	"$here/pbrun" --loop 1000000 && echo "check loop 1" >>"$out/windows"
 	for pv in "$@"; do
+		nruns=$arg
+		case "$pv" in
+		*@*) nruns=${pv##*@} pv=${pv%@*} ;;
+		esac
 		p=${pv%%:*}
 		var=${pv#*:}
 		d=$here/v/$p/$var
 		i=0 ok=1
-		while [ $i -lt "$arg" ]; do
+		while [ $i -lt "$nruns" ]; do
 			i=$((i + 1))
 			if ! n=$(count "$p" "$d"); then
 				ok=

@@ -32,9 +32,38 @@ last_words() {
 	grep -av '^[[:space:]]*$' "$1" | tail -n "$2" | tr '\n' ' ' | LC_ALL=C tr -c '[:print:]' '?'
 }
 
-# pin_of NAME: "PATH SHA256" from the sources file
+# pin_of NAME: "PATH SHA256", from NAME's recipe (its dsc) or, for the
+# tools (compiler runtime, QEMU's header), the sources file
 pin_of() {
-	awk -v n="$1" '$1 == n { print $2, $3 }' "$PB_DIR/sources"
+	if [ -f "$(recipe_file "$1")" ]; then
+		recipe_get "$1" dsc
+	else
+		awk -v n="$1" '$1 == n { print $2, $3 }' "$PB_DIR/sources"
+	fi
+}
+
+# The programs are recipes, recipes/NAME.recipe (recipes/README says
+# what one holds): sourced by the host for the build and the data, and by
+# the board's work.sh for the test.
+recipe_file() {
+	echo "$PB_DIR/recipes/$1.recipe"
+}
+
+# recipes: the names of every recipe, in name order
+recipes() {
+	local f
+	for f in "$PB_DIR"/recipes/*.recipe; do
+		f=${f##*/}
+		echo "${f%.recipe}"
+	done
+}
+
+# recipe_get NAME VAR: one variable of NAME's recipe (in a subshell, so
+# one recipe's variables never leak into another's use)
+recipe_get() {
+	[ -f "$(recipe_file "$1")" ] || die "no recipe $(recipe_file "$1")"
+	# shellcheck disable=SC1090,SC1091
+	(. "$(recipe_file "$1")" && eval "printf '%s\\n' \"\${$2:-}\"")
 }
 
 # fetch_pool PATH SHA256 DIR: one file from the Debian pool into DIR,
@@ -57,7 +86,7 @@ fetch_pool() {
 source_dir() {
 	local name=$1 pin path sum d dsc
 	pin=$(pin_of "$name")
-	[ -n "$pin" ] || die "no pin for $name in $PB_DIR/sources"
+	[ -n "$pin" ] || die "no pin for $name (its recipe's dsc, or $PB_DIR/sources)"
 	read -r path sum <<<"$pin"
 	d="$PB_CACHE/src/$name-${sum:0:16}"
 	if [ ! -f "$d/done" ]; then
@@ -103,17 +132,19 @@ instr_flags() {
 }
 
 # cached_build PROGRAM VARIANT "EXTRA CFLAGS": the -O2 or instrumented
-# build of PROGRAM, cached by the sources, these scripts and the compiler
+# build of PROGRAM, cached by what builds it: these scripts, its recipe's
+# source pin and build lines (not its test or data), and the compiler
 # (make profile-bench and make check share them); prints its directory.
 # The caller holds cache_lock profile-bench.
 cached_build() {
 	local key d
-	key=$(key_of "$PB_DIR/lib.sh" "$PB_DIR/sources" "$("$CLANG" --version | head -1)")
+	key=$(key_of "$PB_DIR/lib.sh" "$(recipe_get "$1" dsc)" "$(recipe_get "$1" build)" \
+		"$("$CLANG" --version | head -1)")
 	d="$PB_CACHE/build-$1-$2-$key"
 	if [ ! -f "$d/done" ]; then
 		rm -rf "$d"
 		mkdir -p "$PB_CACHE"
-		"build_$1" "$d" "$3" >"$d.log" 2>&1 || { cat "$d.log" >&2; die "cannot build $1 ($2)"; }
+		recipe_build "$1" "$d" "$3" >"$d.log" 2>&1 || { cat "$d.log" >&2; die "cannot build $1 ($2)"; }
 		rm -rf "$d/obj"
 		touch "$d/done"
 	fi
@@ -124,43 +155,110 @@ pb_cc() {
 	"$CLANG" --target=$TARGET "$@"
 }
 
-# build_bzip2 OUT "EXTRA CFLAGS": bzip2 with its library compiled in,
-# a position-dependent (non-PIE) executable
-build_bzip2() {
-	local out=$1 extra=$2 src f objs=()
-	src=$(source_dir bzip2)
+# recipe_build PROGRAM OUT "EXTRA CFLAGS": PROGRAM's build lines, each
+# compile and link with $PB_CFLAGS and EXTRA first ($PB_LDFLAGS too for a
+# link).  A line is KIND ARGS: WORDS, with @src (the unpacked source) and
+# @out (OUT) replaced:
+#   cc FLAGS: FILE...         compile each FILE of the source into
+#                             OUT/obj/NAME.o (PB_JOBS at a time, 2)
+#   link NAME FLAGS: WORD...  link OUT/NAME; @objs is every object the cc
+#                             lines made, a WORD ending in .c a file of the
+#                             source, any other word is passed on
+#   ln NAME: TARGET           the symbolic link OUT/NAME -> TARGET
+#   echo NAME: TEXT           OUT/NAME holds TEXT and a newline (a header
+#                             Debian's rules would generate)
+recipe_build() {
+	local name=$1 out=$2 extra=$3 src lines line kind head words target f o rc=0
+	local objs=() args=() pids=()
+	src=$(source_dir "$name") || return 1
+	lines=$(recipe_get "$name" build) || return 1
 	mkdir -p "$out/obj"
-	for f in blocksort huffman crctable randtable compress decompress bzlib bzip2; do
-		# shellcheck disable=SC2086
-		pb_cc $PB_CFLAGS $extra -fno-pic -D_FILE_OFFSET_BITS=64 -Wno-unused-result \
-			-c "$src/$f.c" -o "$out/obj/$f.o" || return 1
-		objs+=("$out/obj/$f.o")
-	done
-	# shellcheck disable=SC2086
-	pb_cc $PB_CFLAGS $extra $PB_LDFLAGS -no-pie -o "$out/bzip2" "${objs[@]}"
+	while IFS= read -r line; do
+		line=${line//@src/$src}
+		line=${line//@out/$out}
+		read -r kind head <<<"${line%%:*}"
+		words=${line#*:}
+		[ -n "$kind" ] || continue
+		case "$kind" in
+		cc)
+			for f in $words; do
+				o=$out/obj/$(basename "${f%.c}").o
+				objs+=("$o")
+				# shellcheck disable=SC2086
+				pb_cc $PB_CFLAGS $extra $head -c "$src/$f" -o "$o" &
+				pids+=($!)
+				if [ ${#pids[@]} -ge "${PB_JOBS:-2}" ]; then
+					wait "${pids[0]}" || rc=1
+					pids=("${pids[@]:1}")
+				fi
+			done
+			for f in "${pids[@]}"; do
+				wait "$f" || rc=1
+			done
+			pids=()
+			[ $rc = 0 ] || return 1
+			;;
+		link)
+			read -r target head <<<"$head"
+			args=()
+			for f in $words; do
+				case "$f" in
+				@objs) args+=("${objs[@]}") ;;
+				*.c) args+=("$src/$f") ;;
+				*) args+=("$f") ;;
+				esac
+			done
+			# shellcheck disable=SC2086
+			pb_cc $PB_CFLAGS $extra $PB_LDFLAGS $head -o "$out/$target" "${args[@]}" || return 1
+			;;
+		echo)
+			mkdir -p "$(dirname "$out/$head")" && echo "${words# }" >"$out/$head" || return 1
+			;;
+		ln)
+			# shellcheck disable=SC2086
+			ln -sf $words "$out/$head" || return 1
+			;;
+		*)
+			echo "$name.recipe: unknown build line: $line"
+			return 1
+			;;
+		esac
+	done <<<"$lines"
 }
 
-# build_zlib OUT "EXTRA CFLAGS": libz.so.1 (the hot code) and the PIE
-# test programs minigzip and example that link it
-build_zlib() {
-	local out=$1 extra=$2 src f objs=()
-	src=$(source_dir zlib)
-	mkdir -p "$out/obj"
-	for f in adler32 crc32 deflate infback inffast inflate inftrees trees zutil \
-		compress uncompr gzclose gzlib gzread gzwrite; do
-		# shellcheck disable=SC2086
-		pb_cc $PB_CFLAGS $extra -fPIC -D_LARGEFILE64_SOURCE=1 -DHAVE_HIDDEN \
-			-c "$src/$f.c" -o "$out/obj/$f.o" || return 1
-		objs+=("$out/obj/$f.o")
-	done
-	# shellcheck disable=SC2086
-	pb_cc $PB_CFLAGS $extra $PB_LDFLAGS -shared -Wl,-soname,libz.so.1 \
-		-Wl,--version-script,"$src/zlib.map" -o "$out/libz.so.1" "${objs[@]}" || return 1
-	ln -sf libz.so.1 "$out/libz.so"
-	for f in minigzip example; do
-		# shellcheck disable=SC2086
-		pb_cc $PB_CFLAGS $extra -fPIE -pie -I"$src" $PB_LDFLAGS -Wno-deprecated-non-prototype \
-			-o "$out/$f" "$src/test/$f.c" -L"$out" -lz || return 1
+# stage_data PROGRAM DIR: the files PROGRAM's test reads into DIR, from
+# its recipe's inputs:
+#   src:PATH               a file (or glob) of the unpacked source
+#   recipe:PATH            a file (or glob) under recipes/
+#   cat:NAME:GLOB:GLOB...  the source's files, concatenated in that
+#                          order, as one file NAME
+stage_data() {
+	local name=$1 to=$2 src w f out ws=()
+	src=$(source_dir "$name") || return 1
+	mkdir -p "$to"
+	read -ra ws <<<"$(recipe_get "$name" inputs | tr '\n' ' ')"
+	for w in "${ws[@]}"; do
+		case "$w" in
+		src:*)
+			# shellcheck disable=SC2086
+			(cd "$src" && cp ${w#src:} "$to/") || return 1
+			;;
+		recipe:*)
+			# shellcheck disable=SC2086
+			(cd "$PB_DIR/recipes" && cp -r ${w#recipe:} "$to/") || return 1
+			;;
+		cat:*)
+			f=${w#cat:}
+			out=${f%%:*}
+			f=${f#*:}
+			# shellcheck disable=SC2086
+			(cd "$src" && LC_ALL=C cat ${f//:/ }) >"$to/$out" || return 1
+			;;
+		*)
+			echo "$name.recipe: unknown data word $w" >&2
+			return 1
+			;;
+		esac
 	done
 }
 

@@ -20,6 +20,14 @@ Per program and variant: the median instructions:u, the plugin's taken
 branches (and its own user instruction count, as a check), and for each
 profile-guided variant the share of instrumented PGO's reduction it
 recovers, (o2 - variant) / (o2 - pgo).
+
+A variant built once per recording (VARIANT, VARIANT.r2, VARIANT.r3,
+...: the sample profiles, each from its own recording of the -O2 test)
+is one row: the median over its builds, and their spread (largest less
+smallest, in % of -O2).  Where the spread is larger than the variant's
+gain (its difference from -O2), the row says "no gain" instead of its
+share of PGO's: one recording's build may then gain and the next lose.
+Each build's own figures follow the table.
 """
 import collections
 import os
@@ -71,30 +79,61 @@ def main():
         v = sorted(insns[k])
         return v[(len(v) - 1) // 2]
 
-    print('%-7s %-8s %14s %8s %10s %13s %8s %10s %13s' %
-          ('program', 'variant', 'instructions', 'vs -O2', 'of PGO', 'taken br.',
-           'vs -O2', 'of PGO', 'plugin insns'))
+    # VARIANT.rN: another recording's build of VARIANT
+    builds = collections.OrderedDict()
     for p, v in order:
-        base, pgo = med((p, 'o2')), insns.get((p, 'pgo')) and med((p, 'pgo'))
-        n = med((p, v))
-        rec = ''
-        if pgo is not None and base > pgo and v not in ('o2', 'pgo'):
-            rec = '%9.0f%%' % (100.0 * (base - n) / (base - pgo))
-        elif v not in ('o2', 'pgo'):
+        m = re.match(r'(.*)\.r(\d+)$', v)
+        builds.setdefault((p, m.group(1) if m else v), []).append(v)
+
+    def median(xs):
+        xs = sorted(xs)
+        return xs[(len(xs) - 1) // 2] if len(xs) % 2 else (xs[len(xs) // 2 - 1] + xs[len(xs) // 2]) / 2.0
+
+    def cols(p, v, n, spread, base, pgo):
+        """vs -O2, spread, of PGO for a count n against -O2's base"""
+        vs = '%+7.2f%%' % (100.0 * (n - base) / base) if base else ''
+        sp = '%.2f%%' % (100.0 * spread / base) if spread is not None and base else ''
+        if v in ('o2', 'pgo'):
+            rec = ''
+        elif spread is not None and spread > abs(base - n):
+            rec = 'no gain'
+        elif pgo is not None and base > pgo:
+            rec = '%.0f%%' % (100.0 * (base - n) / (base - pgo))
+        else:
             rec = 'n/a'     # PGO did not reduce it
-        t, tb, tp = taken.get((p, v)), taken.get((p, 'o2')), taken.get((p, 'pgo'))
-        tcol = tvs = trec = pcol = ''
-        if t is not None:
+        return vs, sp, rec
+
+    print('%-7s %-8s %12s %8s %6s %8s %11s %8s %6s %8s %12s' %
+          ('program', 'variant', 'instructions', 'vs -O2', 'spread', 'of PGO', 'taken br.',
+           'vs -O2', 'spread', 'of PGO', 'plugin insns'))
+    per_build = []
+    for (p, v), vs in builds.items():
+        base, pgo = med((p, 'o2')), insns.get((p, 'pgo')) and med((p, 'pgo'))
+        ns = [med((p, x)) for x in vs]
+        n = median(ns)
+        spread = max(ns) - min(ns) if len(ns) > 1 else None
+        ivs, isp, irec = cols(p, v, n, spread, base, pgo)
+        ts = [taken[(p, x)] for x in vs if (p, x) in taken]
+        tb, tp = taken.get((p, 'o2')), taken.get((p, 'pgo'))
+        tcol = tvs = tsp = trec = pcol = ''
+        if len(ts) == len(vs) and tb:
+            t = median(ts)
             tcol = '%d' % t
-            pcol = '%d' % pinsns[(p, v)]
-            if tb:
-                tvs = '%+7.2f%%' % (100.0 * (t - tb) / tb)
-            if tb is not None and tp is not None and tb > tp and v not in ('o2', 'pgo'):
-                trec = '%9.0f%%' % (100.0 * (tb - t) / (tb - tp))
-            elif v not in ('o2', 'pgo'):
-                trec = 'n/a'
-        print('%-7s %-8s %14d %+7.2f%% %10s %13s %8s %10s %13s' %
-              (p, v, n, 100.0 * (n - base) / base, rec, tcol, tvs, trec, pcol))
+            pcol = '%d' % median([pinsns[(p, x)] for x in vs])
+            tvs, tsp, trec = cols(p, v, t, max(ts) - min(ts) if len(ts) > 1 else None, tb, tp)
+        print('%-7s %-8s %12d %8s %6s %8s %11s %8s %6s %8s %12s' %
+              (p, v, n, ivs, isp, irec, tcol, tvs, tsp, trec, pcol))
+        if len(vs) > 1:
+            for x in vs:
+                per_build.append('%-7s %-11s %12d %+7.2f%% %11s %8s' % (
+                    p, x, med((p, x)), 100.0 * (med((p, x)) - base) / base,
+                    taken.get((p, x), ''),
+                    '%+7.2f%%' % (100.0 * (taken[(p, x)] - tb) / tb) if (p, x) in taken and tb else ''))
+    if per_build:
+        print()
+        print('each recording\'s build (instructions, vs -O2, taken branches, vs -O2):')
+        for r in per_build:
+            print(r)
     return rc
 
 
