@@ -45,3 +45,9 @@ tap_done() {
 	[ "$tap_passed" -gt 0 ] || exit 4
 	exit 0
 }
+
+# unwound_to_main LEAF: perf script -F ip,sym of callchain samples on
+# stdin; prints "SAMPLES-IN-LEAF REACHING-MAIN" (unwound.awk).
+unwound_to_main() {
+	awk -v leaf="$1" -f "$(dirname "${BASH_SOURCE[0]}")/unwound.awk"
+}

@@ -53,17 +53,7 @@ check "perf record --call-graph dwarf" test -s $tmp/g.data
 # of perf script (its first frame, then its callers)
 unwound() {
 	LD_LIBRARY_PATH=$1 perf script -i $tmp/g.data -F ip,sym --no-inline 2>/dev/null |
-	awk '
-	function flush(i) {
-		if (n && f[1] == "hot") {
-			h++
-			for (i = 2; i <= n; i++) if (f[i] == "main") { m++; break }
-		}
-		n = 0
-	}
-	/^$/ { flush(); next }
-	{ f[++n] = $2 }
-	END { flush(); print h + 0, m + 0 }'
+		unwound_to_main hot
 }
 report() {
 	LD_LIBRARY_PATH=$1 perf report -i $tmp/g.data --stdio --no-children --no-inline \

@@ -82,17 +82,7 @@ check "convert keeps REGS_USER, STACK_USER, sample_regs_user $mask, 8192 bytes" 
 # inline frames come from addr2line, which the board lacks.
 unwound() {
 	LD_LIBRARY_PATH=$libdw perf script -i $1 -F ip,sym --no-inline 2>/dev/null |
-	awk -v leaf=$leaf '
-	function flush(i) {
-		if (n && f[1] == leaf) {
-			h++
-			for (i = 2; i <= n; i++) if (f[i] == "main") { m++; break }
-		}
-		n = 0
-	}
-	/^$/ { flush(); next }
-	{ f[++n] = $2 }
-	END { flush(); print h + 0, m + 0 }'
+		unwound_to_main $leaf
 }
 report() {
 	LD_LIBRARY_PATH=$libdw perf report -i $1 --stdio --no-children --no-inline \

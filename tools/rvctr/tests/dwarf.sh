@@ -95,17 +95,8 @@ fi
 # in_c_to_main FILE: "SAMPLES-IN-C REACHING-MAIN", one sample a block of
 # perf script's output (its first frame, then its callers)
 in_c_to_main() {
-	perf script -i "$1" -F ip,sym 2>/dev/null | awk '
-	function flush(i) {
-		if (n && f[1] == "c") {
-			h++
-			for (i = 2; i <= n; i++) if (f[i] == "main") { m++; break }
-		}
-		n = 0
-	}
-	/^$/ { flush(); next }
-	{ f[++n] = $2 }
-	END { flush(); print h + 0, m + 0 }'
+	perf script -i "$1" -F ip,sym 2>/dev/null |
+		awk -v leaf=c -f "$(dirname "$0")/../../../selftests/rvctr/unwound.awk"
 }
 read -r hot deep < <(in_c_to_main "$T_DIR/d.data")
 [ "$hot" -gt 0 ] && [ "$deep" = "$hot" ] &&
