@@ -10,11 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 R=${RVCTR:?}
 
-if $R record --help | grep -q 'built without libperf'; then
-	skip "rvctr record --call-graph dwarf" "built without libperf (no kernel source found)"
-	done_testing
-	exit
-fi
+need_record "rvctr record --call-graph dwarf"
 for v in lbr dwarf,0 dwarf,65529 dwarf,x dwarf, fp,8; do
 	$R record -e task-clock --call-graph "$v" -o "$T_DIR/bad.data" -- touch "$T_DIR/ran" \
 		>"$T_LOG" 2>&1

@@ -15,6 +15,15 @@ check() {
 	if "$@" >"$T_LOG" 2>&1; then ok "$name"; else not_ok "$name"; sed 's/^/# /' "$T_LOG" | head -20; fi
 }
 done_testing() { echo "1..$T_N"; [ "$T_FAIL" -eq 0 ]; }
+# need_record WHAT: skip WHAT and end the test where $RVCTR has no record
+# (built without libperf)
+need_record() {
+	if "$RVCTR" record --help | grep -q 'built without libperf'; then
+		skip "$1" "built without libperf (no kernel source found)"
+		done_testing
+		exit
+	fi
+}
 have() { command -v "$1" >/dev/null 2>&1; }
 
 T_DIR=$(mktemp -d "${TMPDIR:-/tmp}/rvctr-test.XXXXXX")

@@ -6,11 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 R=${RVCTR:?}
 
-if $R record --help | grep -q 'built without libperf'; then
-	skip "rvctr record" "built without libperf (no kernel source found)"
-	done_testing
-	exit
-fi
+need_record "rvctr record"
 # appears DIR: wait (up to 10 s) until something is in DIR
 appears() {
 	local i
