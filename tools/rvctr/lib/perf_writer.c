@@ -676,9 +676,15 @@ static int put_string(struct rvctr_writer *w, const char *s)
 	return put_zero(w, len - strlen(s));
 }
 
+/*
+ * A build id's record: the 36 bytes of perf_build_id_rec and the name,
+ * padded to whole u64s as perf_event__synthesize_build_id() pads them;
+ * perf 7.3 aborts at a pipe-mode record that is not (it reads the
+ * HEADER_BUILD_ID feature's entries by their size, whatever it is).
+ */
 static uint64_t build_id_size(const struct rvctr_build_id *b)
 {
-	return sizeof(struct perf_build_id_rec) + PERF_ALIGN(strlen(b->filename) + 1, 8);
+	return PERF_ALIGN(sizeof(struct perf_build_id_rec) + strlen(b->filename) + 1, 8);
 }
 
 /*
