@@ -298,6 +298,20 @@ static void finish_input(struct convert *c, struct source *src, const char *path
 		rvctr_ntbr__warn_input(c->ntbr);
 }
 
+/*
+ * The input's HEADER_NRCPUS to the sink, once the input is read whole:
+ * pipe mode may give it last (rvctr's own does).  0, or 1 when the sink
+ * failed.
+ */
+static int input_nr_cpus(struct convert *c, const struct rvctr_reader *r)
+{
+	uint32_t avail, online;
+
+	if (!r || !rvctr_reader__nr_cpus(r, &avail, &online))
+		return 0;
+	return rvctr_sink__nr_cpus(c->sink, avail, online) ? 1 : 0;
+}
+
 static int convert_one(struct convert *c, const char *path)
 {
 	struct source *src = source__open(path, &c->so, c->err, sizeof(c->err));
@@ -315,6 +329,8 @@ static int convert_one(struct convert *c, const char *path)
 	/* records held back for their process's pid end with their input */
 	if (!ret && next >= 0 && c->pids && pidmap__flush(c->pids, emit, c))
 		ret = 1;
+	if (!ret && next >= 0)
+		ret = input_nr_cpus(c, source__reader(src));
 	if (ret > 0)
 		snprintf(c->err, sizeof(c->err), "%s",
 			 c->sink->err[0] ? c->sink->err : "out of memory");

@@ -2,8 +2,8 @@
 /*
  * rvctr record: run a command with branch-stack sampling through libperf,
  * drain the ring buffers and write perf.data (the kernel's and modules'
- * maps, COMM, MMAP2, SAMPLE records, HEADER_BUILD_ID and HEADER_ARCH) that
- * stock perf reads.
+ * maps, COMM, MMAP2, SAMPLE records, HEADER_BUILD_ID, HEADER_ARCH and
+ * HEADER_NRCPUS) that stock perf reads.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -645,6 +645,7 @@ static int record(char **argv, const char *output, struct perf_event_attr *a,
 	struct recorder r = { 0 };
 	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
 	struct utsname uts;
+	uint32_t nr_avail, nr_online;
 	int go = -1, status = -1, ret = 1, fd;
 	struct rvctr_output out = { .fd = -1 };	/* nothing to close before begin */
 	char err[512];
@@ -685,6 +686,8 @@ static int record(char **argv, const char *output, struct perf_event_attr *a,
 		goto out;
 	}
 	rvctr_writer__set_arch(r.w, uname(&uts) ? "riscv64" : uts.machine);
+	rvctr_writer__local_nr_cpus(&nr_avail, &nr_online);
+	rvctr_writer__set_nr_cpus(r.w, nr_avail, nr_online);
 	synth_kernel(&r, a);
 	if (t->pid)
 		synth_process(&r, t->pid, a->mmap_data);

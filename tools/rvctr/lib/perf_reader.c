@@ -363,6 +363,13 @@ const char *rvctr_reader__arch(const struct rvctr_reader *r)
 	return r->has_arch ? r->arch : NULL;
 }
 
+int rvctr_reader__nr_cpus(const struct rvctr_reader *r, uint32_t *avail, uint32_t *online)
+{
+	*avail = r->nr_cpus_avail;
+	*online = r->nr_cpus_online;
+	return r->has_nr_cpus;
+}
+
 unsigned int rvctr_reader__nr_build_ids(const struct rvctr_reader *r)
 {
 	return r->nr_build_ids;

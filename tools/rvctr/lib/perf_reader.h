@@ -40,7 +40,7 @@ enum {
 
 enum warn_kind {
 	W_ATTRS, W_IDS, W_BUILD_IDS, W_BUILD_ID_NAME, W_NAME_LONG, W_UNKNOWN_ID, W_DATA_SIZE,
-	W_QUEUE, W_FEATURES,
+	W_QUEUE, W_FEATURES, W_NRCPUS,
 	W_NR,
 };
 
@@ -78,6 +78,8 @@ struct rvctr_reader {
 	uint64_t ids_read;		/* file mode: ids read from the attributes */
 	char arch[64];
 	int has_arch;
+	uint32_t nr_cpus_avail, nr_cpus_online;	/* HEADER_NRCPUS */
+	int has_nr_cpus;
 	struct rvctr_build_id *build_ids;
 	unsigned int nr_build_ids;
 	/* the parts the session drives */

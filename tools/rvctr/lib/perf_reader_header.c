@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The header: attributes and their sample ids, and the features this
- * code reads (ARCH, BUILD_ID, EVENT_DESC), from a file's header and
+ * code reads (ARCH, NRCPUS, BUILD_ID, EVENT_DESC), from a file's header and
  * sections or from pipe mode's header records (tools/perf/util/header.c).
  * Limits (attributes, ids, build ids) degrade with a warning.
  */
@@ -176,6 +176,30 @@ static int parse_arch(struct rvctr_reader *r, const unsigned char *p, uint64_t n
 	return 0;
 }
 
+/*
+ * HEADER_NRCPUS: u32 CPUs available, u32 online (perf's process_nrcpus()).
+ * Values perf refuses (it then fails to read the file) are not kept.
+ */
+static int parse_nrcpus(struct rvctr_reader *r, const unsigned char *p, uint64_t n)
+{
+	uint32_t avail, online;
+
+	if (n < 8)
+		return reader__fail(r, "corrupt feature: HEADER_NRCPUS of %llu bytes",
+				    (unsigned long long)n);
+	memcpy(&avail, p, 4);
+	memcpy(&online, p + 4, 4);
+	if (online > avail || avail > RVCTR_MAX_NR_CPUS) {
+		reader__warn(r, W_NRCPUS, "HEADER_NRCPUS of %u CPUs online, %u available is "
+			     "invalid: ignored", online, avail);
+		return 0;
+	}
+	r->nr_cpus_avail = avail;
+	r->nr_cpus_online = online;
+	r->has_nr_cpus = 1;
+	return 0;
+}
+
 static int add_build_id(struct rvctr_reader *r, int32_t pid, uint16_t misc, const uint8_t *id,
 			uint8_t size, const char *name, size_t namelen)
 {
@@ -282,6 +306,8 @@ static int parse_feature_buf(struct rvctr_reader *r, unsigned int bit, const uns
 {
 	if (bit == RVCTR_FEAT_ARCH)
 		return parse_arch(r, buf, n);
+	if (bit == RVCTR_FEAT_NRCPUS)
+		return parse_nrcpus(r, buf, n);
 	if (bit == RVCTR_FEAT_BUILD_ID)
 		return parse_build_ids(r, buf, n);
 	if (bit == RVCTR_FEAT_EVENT_DESC)
@@ -294,7 +320,8 @@ static int parse_feature(struct rvctr_reader *r, unsigned int bit, const struct 
 	unsigned char *buf;
 	int ret;
 
-	if (bit != RVCTR_FEAT_ARCH && bit != RVCTR_FEAT_BUILD_ID && bit != RVCTR_FEAT_EVENT_DESC)
+	if (bit != RVCTR_FEAT_ARCH && bit != RVCTR_FEAT_NRCPUS && bit != RVCTR_FEAT_BUILD_ID &&
+	    bit != RVCTR_FEAT_EVENT_DESC)
 		return 0;
 	if (reader__section_ok(r, s, "feature"))
 		return -1;

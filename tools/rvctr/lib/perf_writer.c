@@ -5,12 +5,14 @@
  * the features.  The header is written first with data.size 0 (perf then
  * reads a file whose writer died to its end) and again at close, when the
  * sizes are known.  "-" writes pipe mode instead: a 16-byte header, then
- * HEADER_ATTR and EVENT_UPDATE (name) records, the data, and the build ids
- * and HEADER_ARCH as HEADER_BUILD_ID / HEADER_FEATURE records at the end.
+ * HEADER_ATTR and EVENT_UPDATE (name) records, the data, and the build ids,
+ * HEADER_ARCH and HEADER_NRCPUS as HEADER_BUILD_ID / HEADER_FEATURE records
+ * at the end.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,6 +40,8 @@ struct rvctr_writer {
 	uint64_t attrs_off, data_off, data_size;
 	uint64_t nr_samples;
 	char arch[64];
+	/* HEADER_NRCPUS as given (0: never), and the highest cpu written + 1 */
+	uint32_t nr_cpus_avail, nr_cpus_online, cpus_seen;
 	struct rvctr_build_id *build_ids;
 	unsigned int nr_build_ids;
 	int failed;
@@ -310,6 +314,57 @@ int rvctr_writer__set_arch(struct rvctr_writer *w, const char *arch)
 	return 0;
 }
 
+int rvctr_writer__set_nr_cpus(struct rvctr_writer *w, uint32_t avail, uint32_t online)
+{
+	if (online > avail || avail > RVCTR_MAX_NR_CPUS)
+		return wfail(w, "HEADER_NRCPUS of %u CPUs online, %u available", online, avail);
+	if (avail > w->nr_cpus_avail)
+		w->nr_cpus_avail = avail;
+	if (online > w->nr_cpus_online)
+		w->nr_cpus_online = online;
+	return 0;
+}
+
+/* The last number of a CPU list ("0-3,8-11"), the highest; -1 if none. */
+static long last_cpu(const char *list)
+{
+	const char *p = list + strlen(list);
+
+	while (p > list && (p[-1] < '0' || p[-1] > '9'))
+		p--;
+	while (p > list && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	return *p >= '0' && *p <= '9' ? strtol(p, NULL, 10) : -1;
+}
+
+void rvctr_writer__local_nr_cpus(uint32_t *avail, uint32_t *online)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/present", "r");
+	char list[4096] = "";
+	long a = -1, o;
+
+	if (f) {
+		if (fgets(list, sizeof(list), f))
+			a = last_cpu(list);
+		fclose(f);
+		if (a >= 0)
+			a++;
+	}
+	if (a <= 0)
+		a = sysconf(_SC_NPROCESSORS_CONF);
+	o = sysconf(_SC_NPROCESSORS_ONLN);
+	if (o < 1)
+		o = 1;
+	if (a < o)
+		a = o;
+	if (a > (long)RVCTR_MAX_NR_CPUS)
+		a = RVCTR_MAX_NR_CPUS;
+	if (o > a)
+		o = a;
+	*avail = a;
+	*online = o;
+}
+
 int rvctr_writer__add_build_id(struct rvctr_writer *w, int32_t pid, uint16_t misc,
 			       const char *filename, const uint8_t *id, uint8_t size)
 {
@@ -354,6 +409,18 @@ static int put_record(struct rvctr_writer *w, size_t size)
 	return 0;
 }
 
+/*
+ * A cpu written in a sample or sample_id trailer: HEADER_NRCPUS says more
+ * CPUs are available (perf 7.3 sets a cpu at or above them to 0).  Beyond
+ * what perf accepts in HEADER_NRCPUS it is not counted: perf sets that
+ * cpu to 0 whatever the header says.
+ */
+static void saw_cpu(struct rvctr_writer *w, uint32_t cpu)
+{
+	if (cpu < RVCTR_MAX_NR_CPUS && cpu >= w->cpus_seen)
+		w->cpus_seen = cpu + 1;
+}
+
 /* The sample_id trailer of non-sample records (attr.sample_id_all). */
 static size_t put_sample_id(struct rvctr_writer *w, size_t off, uint32_t pid, uint32_t tid,
 			    uint64_t time, uint32_t cpu)
@@ -364,6 +431,8 @@ static size_t put_sample_id(struct rvctr_writer *w, size_t off, uint32_t pid, ui
 
 	if (!a->sample_id_all)
 		return off;
+	if (st & PERF_SAMPLE_CPU)
+		saw_cpu(w, cpu);
 	if (st & PERF_SAMPLE_TID)
 		*p++ = pid | (uint64_t)tid << 32;
 	if (st & PERF_SAMPLE_TIME)
@@ -552,8 +621,10 @@ int rvctr_writer__sample(struct rvctr_writer *w, const struct rvctr_sample *s)
 		*p++ = s->addr;
 	if (st & PERF_SAMPLE_ID)
 		*p++ = s->attr + 1;
-	if (st & PERF_SAMPLE_CPU)
+	if (st & PERF_SAMPLE_CPU) {
+		saw_cpu(w, s->cpu);
 		*p++ = s->cpu;
+	}
 	if (st & PERF_SAMPLE_PERIOD)
 		*p++ = s->period;
 	if (st & PERF_SAMPLE_CALLCHAIN) {
@@ -605,9 +676,15 @@ static int put_string(struct rvctr_writer *w, const char *s)
 	return put_zero(w, len - strlen(s));
 }
 
+/*
+ * A build id's record: the 36 bytes of perf_build_id_rec and the name,
+ * padded to whole u64s as perf_event__synthesize_build_id() pads them;
+ * perf 7.3 aborts at a pipe-mode record that is not (it reads the
+ * HEADER_BUILD_ID feature's entries by their size, whatever it is).
+ */
 static uint64_t build_id_size(const struct rvctr_build_id *b)
 {
-	return sizeof(struct perf_build_id_rec) + PERF_ALIGN(strlen(b->filename) + 1, 8);
+	return PERF_ALIGN(sizeof(struct perf_build_id_rec) + strlen(b->filename) + 1, 8);
 }
 
 /*
@@ -699,9 +776,22 @@ static int any_branch_stack(const struct rvctr_writer *w)
 	return 0;
 }
 
+/*
+ * HEADER_NRCPUS as perf's write_nrcpus() lays it out: u32 CPUs available,
+ * u32 online.  What was given, available raised above every cpu written;
+ * never given, both from the cpus written; 0 when there is neither.
+ */
+static int nr_cpus(const struct rvctr_writer *w, uint32_t v[2])
+{
+	v[0] = w->nr_cpus_avail > w->cpus_seen ? w->nr_cpus_avail : w->cpus_seen;
+	v[1] = w->nr_cpus_avail ? w->nr_cpus_online : w->cpus_seen;
+	return v[0] != 0;
+}
+
 /* Features in bit order: section table first, then their contents. */
 static int put_features(struct rvctr_writer *w, struct perf_file_header *h)
 {
+	uint32_t cpus[2];
 	uint64_t sizes[PERF_FEAT_BITS] = { 0 };
 	uint64_t off = w->data_off + w->data_size;
 	struct perf_section s;
@@ -711,6 +801,8 @@ static int put_features(struct rvctr_writer *w, struct perf_file_header *h)
 		sizes[RVCTR_FEAT_BUILD_ID] = build_ids_size(w);
 	if (w->arch[0])
 		sizes[RVCTR_FEAT_ARCH] = string_size(w->arch);
+	if (nr_cpus(w, cpus))
+		sizes[RVCTR_FEAT_NRCPUS] = sizeof(cpus);
 	if (has_names(w))
 		sizes[RVCTR_FEAT_EVENT_DESC] = event_desc_size(w);
 	for (bit = 0; bit < PERF_FEAT_BITS; bit++)
@@ -730,6 +822,8 @@ static int put_features(struct rvctr_writer *w, struct perf_file_header *h)
 		put_build_ids(w, 0);
 	if (w->arch[0])
 		put_string(w, w->arch);
+	if (sizes[RVCTR_FEAT_NRCPUS])
+		put(w, cpus, sizeof(cpus));
 	if (has_names(w))
 		put_event_desc(w);
 	return w->failed ? -1 : 0;
@@ -751,9 +845,11 @@ int rvctr_writer__checkpoint(struct rvctr_writer *w)
 	return 0;
 }
 
-/* Pipe mode's trailer: build ids and HEADER_ARCH as records. */
+/* Pipe mode's trailer: build ids, HEADER_ARCH and HEADER_NRCPUS as records. */
 static void put_pipe_features(struct rvctr_writer *w)
 {
+	uint32_t cpus[2];
+
 	put_build_ids(w, 67);	/* PERF_RECORD_HEADER_BUILD_ID */
 	if (w->arch[0]) {
 		struct perf_event_header h = {
@@ -765,6 +861,14 @@ static void put_pipe_features(struct rvctr_writer *w)
 		put(w, &h, sizeof(h));
 		put(w, &feat, 8);
 		put_string(w, w->arch);
+	}
+	if (nr_cpus(w, cpus)) {
+		struct perf_event_header h = { .type = 80, .size = 16 + sizeof(cpus) };
+		uint64_t feat = RVCTR_FEAT_NRCPUS;
+
+		put(w, &h, sizeof(h));
+		put(w, &feat, 8);
+		put(w, cpus, sizeof(cpus));
 	}
 }
 

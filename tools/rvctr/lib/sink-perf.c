@@ -111,6 +111,13 @@ int writer_sink__round(struct rvctr_sink *s)
 	return rvctr_writer__finished_round(ws->w) ? writer_sink__failed(ws) : 0;
 }
 
+int writer_sink__nr_cpus(struct rvctr_sink *s, uint32_t avail, uint32_t online)
+{
+	struct writer_sink *ws = (struct writer_sink *)s;
+
+	return rvctr_writer__set_nr_cpus(ws->w, avail, online) ? writer_sink__failed(ws) : 0;
+}
+
 int writer_sink__close(struct rvctr_sink *s)
 {
 	struct writer_sink *ws = (struct writer_sink *)s;
@@ -205,6 +212,7 @@ const struct rvctr_sink_ops rvctr_sink_perf = {
 	.task = writer_sink__task,
 	.sample = perf_sample,
 	.round = writer_sink__round,
+	.nr_cpus = writer_sink__nr_cpus,
 	.close = writer_sink__close,
 	.abort = writer_sink__abort,
 };

@@ -34,6 +34,7 @@ const struct rvctr_sink_ops rvctr_sink_spe = {
 	.task = writer_sink__task,
 	.sample = spe_sample,
 	.round = writer_sink__round,
+	.nr_cpus = writer_sink__nr_cpus,
 	.close = writer_sink__close,
 	.abort = writer_sink__abort,
 };

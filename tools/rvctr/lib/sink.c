@@ -64,6 +64,11 @@ int rvctr_sink__input(struct rvctr_sink *s)
 	return s->ops->input ? s->ops->input(s) : 0;
 }
 
+int rvctr_sink__nr_cpus(struct rvctr_sink *s, uint32_t avail, uint32_t online)
+{
+	return s->ops->nr_cpus ? s->ops->nr_cpus(s, avail, online) : 0;
+}
+
 int rvctr_sink__part(struct rvctr_sink *s, uint32_t pid, uint64_t addr, uint64_t *start,
 		     uint64_t *len)
 {

@@ -20,6 +20,7 @@ int writer_sink__comm(struct rvctr_sink *s, const struct rvctr_event *ev);
 int writer_sink__mmap(struct rvctr_sink *s, const struct rvctr_event *ev);
 int writer_sink__task(struct rvctr_sink *s, const struct rvctr_event *ev);
 int writer_sink__round(struct rvctr_sink *s);
+int writer_sink__nr_cpus(struct rvctr_sink *s, uint32_t avail, uint32_t online);
 int writer_sink__close(struct rvctr_sink *s);
 void writer_sink__abort(struct rvctr_sink *s);
 /* The writer's error as the sink's; -1. */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * perf.data writer -> reader round trips: attributes, names, ids, features,
- * COMM/MMAP2/SAMPLE records; and the reader's errors on damaged files.
+ * perf.data writer -> reader round trips: attributes, names, ids, features
+ * (HEADER_NRCPUS checked on disk too), COMM/MMAP2/SAMPLE records; and the
+ * reader's errors on damaged files.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -441,6 +442,132 @@ static void test_name_changing(size_t name_len)
 	printf("# %zu runs\n", runs);
 }
 
+/*
+ * HEADER_NRCPUS of @path as it is on disk, found from the file header's
+ * feature bits (sections in bit order after the data): 1 with its two
+ * u32, 0 without the feature, -1 if the file cannot be read so.
+ */
+static int file_nrcpus(uint32_t v[2], uint64_t *size)
+{
+	struct perf_file_header h;
+	struct perf_section s;
+	FILE *f = fopen(path, "rb");
+	unsigned int bit, before = 0;
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	if (fread(&h, sizeof(h), 1, f) != 1)
+		goto out;
+	ret = 0;
+	if (!(h.features[0] >> RVCTR_FEAT_NRCPUS & 1))
+		goto out;
+	for (bit = 0; bit < RVCTR_FEAT_NRCPUS; bit++)
+		before += h.features[0] >> bit & 1;
+	ret = -1;
+	if (fseek(f, h.data.offset + h.data.size + before * sizeof(s), SEEK_SET) ||
+	    fread(&s, sizeof(s), 1, f) != 1 || fseek(f, s.offset, SEEK_SET) ||
+	    fread(v, 4, 2, f) != 2)
+		goto out;
+	*size = s.size;
+	ret = 1;
+out:
+	fclose(f);
+	return ret;
+}
+
+/*
+ * Write samples on CPUs 0..@max_cpu (PERF_SAMPLE_CPU when @max_cpu >= 0)
+ * after HEADER_NRCPUS @avail/@online given @nr_set times (0: never), a
+ * COMM first on CPU @comm_cpu; then what is on disk and what the reader
+ * says.  Returns the reader's nr_cpus(), -1 on error.
+ */
+static int nrcpus_file(int max_cpu, unsigned int comm_cpu, const uint32_t (*set)[2],
+		       unsigned int nr_set, uint32_t disk[2], uint64_t *size, uint32_t got[2])
+{
+	struct perf_event_attr a = brstack_attr();
+	struct rvctr_comm c = { .pid = 42, .tid = 42, .comm = "loop" };
+	struct rvctr_writer *w;
+	struct rvctr_reader *r;
+	char err[256];
+	unsigned int i;
+	int ret;
+
+	if (max_cpu >= 0)
+		a.sample_type |= PERF_SAMPLE_CPU;
+	w = rvctr_writer__open(path, &a, NULL, 1, err, sizeof(err));
+	if (!w)
+		return -1;
+	for (i = 0; i < nr_set; i++)
+		rvctr_writer__set_nr_cpus(w, set[i][0], set[i][1]);
+	rvctr_writer__comm(w, &c, 1, comm_cpu);
+	for (i = 0; (int)i <= max_cpu; i++) {
+		struct rvctr_sample s = { .ip = 0x1000, .pid = 42, .tid = 42, .time = 10 + i,
+					  .cpu = i };
+
+		rvctr_writer__sample(w, &s);
+	}
+	if (rvctr_writer__close(w, err, sizeof(err)))
+		return -1;
+	disk[0] = disk[1] = 0;
+	*size = 0;
+	if (file_nrcpus(disk, size) < 0)
+		return -1;
+	r = rvctr_reader__open(path, err, sizeof(err));
+	if (!r)
+		return -1;
+	ret = rvctr_reader__nr_cpus(r, &got[0], &got[1]);
+	if (ret != rvctr_reader__has_feature(r, RVCTR_FEAT_NRCPUS))
+		ret = -1;
+	rvctr_reader__close(r);
+	return ret;
+}
+
+static void test_nr_cpus(void)
+{
+	static const uint32_t eight_six[][2] = { { 8, 6 } }, merged[][2] = { { 8, 6 }, { 4, 4 },
+									    { 16, 2 } };
+	struct perf_event_attr a = brstack_attr();
+	struct rvctr_writer *w;
+	uint32_t disk[2], got[2], avail, online;
+	uint64_t size;
+	char err[256];
+
+	T_EQ(nrcpus_file(3, 0, eight_six, 1, disk, &size, got), 1,
+	     "HEADER_NRCPUS given: written, read back");
+	T_OK(size == 8 && disk[0] == 8 && disk[1] == 6,
+	     "on disk: 8 bytes, u32 avail 8 then u32 online 6");
+	T_OK(got[0] == 8 && got[1] == 6, "the reader's: 8 available, 6 online");
+	T_EQ(nrcpus_file(11, 0, eight_six, 1, disk, &size, got), 1,
+	     "samples on CPUs up to 11, 8 given");
+	T_OK(disk[0] == 12 && disk[1] == 6, "available raised to 12 (perf zeroes a cpu >= it)");
+	T_EQ(nrcpus_file(1, 9, eight_six, 1, disk, &size, got), 1, "a COMM's sample_id on CPU 9");
+	T_OK(disk[0] == 10 && disk[1] == 6, "available raised to 10 by the sample_id trailer");
+	T_EQ(nrcpus_file(3, 0, merged, 3, disk, &size, got), 1, "given three times");
+	T_OK(disk[0] == 16 && disk[1] == 6, "the largest of each kept: 16, 6");
+	T_EQ(nrcpus_file(3, 0, NULL, 0, disk, &size, got), 1, "never given, CPUs 0..3 sampled");
+	T_OK(disk[0] == 4 && disk[1] == 4 && got[0] == 4 && got[1] == 4,
+	     "both from the highest cpu + 1: 4, 4");
+	T_EQ(nrcpus_file(-1, 0, NULL, 0, disk, &size, got), 0,
+	     "never given, no PERF_SAMPLE_CPU: left out");
+	T_EQ(size, 0, "no HEADER_NRCPUS section");
+
+	w = rvctr_writer__open(path, &a, NULL, 1, err, sizeof(err));
+	T_OK(w && rvctr_writer__set_nr_cpus(w, 4, 5) == -1, "more online than available refused");
+	if (w)
+		rvctr_writer__close(w, err, sizeof(err));
+	T_OK(strstr(err, "HEADER_NRCPUS") != NULL, err);
+	w = rvctr_writer__open(path, &a, NULL, 1, err, sizeof(err));
+	T_OK(w && rvctr_writer__set_nr_cpus(w, RVCTR_MAX_NR_CPUS + 1, 1) == -1,
+	     "more than perf's 1M CPUs refused");
+	if (w)
+		rvctr_writer__close(w, err, sizeof(err));
+
+	rvctr_writer__local_nr_cpus(&avail, &online);
+	T_EQ(online, sysconf(_SC_NPROCESSORS_ONLN), "this machine's online CPUs: sysconf");
+	T_OK(avail >= online && avail <= RVCTR_MAX_NR_CPUS, "available at least online");
+}
+
 int main(void)
 {
 	int fd = mkstemp(path);
@@ -450,6 +577,7 @@ int main(void)
 	close(fd);
 	test_round_trip();
 	test_multi_attr();
+	test_nr_cpus();
 	test_errors();
 	test_shared_ids();
 	test_name_too_long();

@@ -2,7 +2,7 @@
 /*
  * The header part alone (lib/perf_reader_header.c), on pipe mode's header
  * records built here: attributes and their ids, names from EVENT_UPDATE
- * and EVENT_DESC, ARCH, build ids; the limits and what is corrupt.
+ * and EVENT_DESC, ARCH, NRCPUS, build ids; the limits and what is corrupt.
  */
 #include <stdlib.h>
 
@@ -100,6 +100,39 @@ static void test_features(void)
 	free(r);
 }
 
+/* HEADER_NRCPUS as a HEADER_FEATURE record: u32 available, u32 online. */
+static int nrcpus_rec(struct rvctr_reader *r, uint32_t avail, uint32_t online, uint32_t n)
+{
+	unsigned char body[16];
+	uint64_t feat = RVCTR_FEAT_NRCPUS;
+
+	memcpy(body, &feat, 8);
+	memcpy(body + 8, &avail, 4);
+	memcpy(body + 12, &online, 4);
+	return reader__header_record(r, (void *)rec, user_rec(USER_HEADER_FEATURE, body, 8 + n));
+}
+
+static void test_nrcpus(void)
+{
+	struct rvctr_reader *r = calloc(1, sizeof(*r));
+	uint32_t avail = 0, online = 0;
+
+	T_EQ(rvctr_reader__nr_cpus(r, &avail, &online), 0, "no HEADER_NRCPUS yet");
+	T_EQ(nrcpus_rec(r, 8, 6, 8), 0, "HEADER_FEATURE NRCPUS");
+	T_EQ(rvctr_reader__nr_cpus(r, &avail, &online), 1, "read");
+	T_OK(avail == 8 && online == 6, "8 available, 6 online");
+	T_EQ(nrcpus_rec(r, 2, 4, 8), 0, "more online than available (perf refuses it)");
+	T_EQ(rvctr_reader__nr_cpus(r, &avail, &online), 1, "is not kept");
+	T_OK(avail == 8 && online == 6 && r->nr_warnings == 1 &&
+	     strstr(r->warnings[0], "HEADER_NRCPUS") != NULL, "the earlier one stays, a warning");
+	T_EQ(nrcpus_rec(r, RVCTR_MAX_NR_CPUS + 1, 1, 8), 0, "more than 1M CPUs: not kept");
+	T_OK(avail == 8 && online == 6, "the earlier one stays");
+	T_EQ(nrcpus_rec(r, 8, 6, 4), -1, "a HEADER_NRCPUS of 4 bytes");
+	T_OK(strstr(r->err, "corrupt feature") != NULL, r->err);
+	reader__header_exit(r);
+	free(r);
+}
+
 static void test_build_id(void)
 {
 	struct rvctr_reader *r = calloc(1, sizeof(*r));
@@ -129,6 +162,7 @@ int main(void)
 	test_attrs();
 	test_names();
 	test_features();
+	test_nrcpus();
 	test_build_id();
 	return tests_done();
 }

@@ -15,7 +15,7 @@
  *
  * The writer emits what stock perf (6.1+), AutoFDO and llvm-profgen read:
  * attributes with ids, COMM/MMAP2/SAMPLE records, and the BUILD_ID, ARCH,
- * EVENT_DESC and BRANCH_STACK features.
+ * NRCPUS, EVENT_DESC and BRANCH_STACK features.
  */
 #ifndef RVCTR_PERF_DATA_H
 #define RVCTR_PERF_DATA_H
@@ -174,6 +174,12 @@ uint64_t rvctr_reader__attr_config3(const struct rvctr_reader *r, unsigned int i
 const char *rvctr_reader__attr_name(const struct rvctr_reader *r, unsigned int i);
 /* HEADER_ARCH, or NULL. */
 const char *rvctr_reader__arch(const struct rvctr_reader *r);
+/*
+ * HEADER_NRCPUS: 1 with the CPUs available (the highest present + 1) and
+ * online, or 0 when the input has none, or none perf would accept (more
+ * than RVCTR_MAX_NR_CPUS, or more online than available: a warning).
+ */
+int rvctr_reader__nr_cpus(const struct rvctr_reader *r, uint32_t *avail, uint32_t *online);
 unsigned int rvctr_reader__nr_build_ids(const struct rvctr_reader *r);
 const struct rvctr_build_id *rvctr_reader__build_id(const struct rvctr_reader *r, unsigned int i);
 int rvctr_reader__has_feature(const struct rvctr_reader *r, unsigned int feat);
@@ -211,6 +217,23 @@ struct rvctr_writer *rvctr_writer__fdopen(int fd, const char *name,
 					  const char *const *names, unsigned int nr,
 					  char *err, size_t errlen);
 int rvctr_writer__set_arch(struct rvctr_writer *w, const char *arch);
+/*
+ * HEADER_NRCPUS (perf 7.3 warns of a file without it, and then bounds
+ * a sample's cpu by 4096 CPUs).  Given several times (inputs merged), the
+ * largest of each is kept.  At close, CPUs available are raised above the
+ * highest cpu of the samples and sample_id trailers written (perf sets a
+ * sample's cpu at or above them to 0); never given, both are that highest
+ * cpu + 1, and without any cpu the feature is left out.  -1 when @online
+ * > @avail or @avail > RVCTR_MAX_NR_CPUS (perf refuses the file).
+ */
+#define RVCTR_MAX_NR_CPUS	(1u << 20)
+int rvctr_writer__set_nr_cpus(struct rvctr_writer *w, uint32_t avail, uint32_t online);
+/*
+ * This machine's, as perf record writes them: the highest present CPU + 1
+ * (/sys/devices/system/cpu/present; else sysconf(_SC_NPROCESSORS_CONF)),
+ * and sysconf(_SC_NPROCESSORS_ONLN); avail at least online, both at least 1.
+ */
+void rvctr_writer__local_nr_cpus(uint32_t *avail, uint32_t *online);
 int rvctr_writer__add_build_id(struct rvctr_writer *w, int32_t pid, uint16_t misc,
 			       const char *filename, const uint8_t *id, uint8_t size);
 /*
@@ -242,6 +265,7 @@ uint64_t rvctr_writer__nr_samples(const struct rvctr_writer *w);
 enum {
 	RVCTR_FEAT_BUILD_ID = 2,
 	RVCTR_FEAT_ARCH = 6,
+	RVCTR_FEAT_NRCPUS = 7,
 	RVCTR_FEAT_EVENT_DESC = 12,
 	RVCTR_FEAT_BRANCH_STACK = 15,
 	RVCTR_FEAT_COMPRESSED = 27,

@@ -9,6 +9,8 @@
  *   input     another input starts (not called for the first): its pids,
  *             maps and build ids are its own, not the previous input's
  *   comm, mmap, task (FORK/EXIT), sample, round (FINISHED_ROUND)
+ *   nr_cpus   an input read whole had HEADER_NRCPUS (CPUs available and
+ *             online): perf.data output carries it over (the largest)
  *   close     finish the output and release all but the sink itself (the
  *             caller frees it); 0, or -1 with the reason in err
  *   abort     drop it (after an error), freeing everything
@@ -75,6 +77,7 @@ struct rvctr_sink_ops {
 	int (*task)(struct rvctr_sink *s, const struct rvctr_event *ev);
 	int (*sample)(struct rvctr_sink *s, const struct rvctr_sample *smp);
 	int (*round)(struct rvctr_sink *s);
+	int (*nr_cpus)(struct rvctr_sink *s, uint32_t avail, uint32_t online);
 	/*
 	 * Ranges that show only some binaries (autofdo: one, picked at
 	 * close): the binary a record's end at @addr of process @pid goes
@@ -107,6 +110,8 @@ void rvctr_sink__abort(struct rvctr_sink *s);
 
 /* Another input starts (after the first): 0, or -1 with the reason in err. */
 int rvctr_sink__input(struct rvctr_sink *s);
+/* The input's HEADER_NRCPUS: 0, or -1 with the reason in err. */
+int rvctr_sink__nr_cpus(struct rvctr_sink *s, uint32_t avail, uint32_t online);
 
 /* Hand one event to the sink's callback for it (others are ignored). */
 int rvctr_sink__event(struct rvctr_sink *s, const struct rvctr_event *ev);
