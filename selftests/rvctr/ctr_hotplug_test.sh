@@ -76,10 +76,21 @@ diag "control, no hotplug: $ctl samples of the workload on cpu0"
 
 # The CPU-wide recording alone, then the task recording alone: two
 # sampling branch-stack events on one hart are another matter.
+# perf record enables a CPU-wide recording's events only once it has
+# synthesized the tasks already running, and then starts its command:
+# on a busy host that takes seconds, and a hotplug and workload run
+# before it would find nothing recording them.  So the command says when
+# it started, and the hotplug waits for that.
 perf record -q -b -a -e instructions:u -c 20011 -o "$tmp/hp.data" -- \
-	sh -c "while [ ! -e $tmp/done ]; do sleep 0.1; done" >/dev/null 2>"$tmp/rec.err" &
+	sh -c "touch $tmp/started; while [ ! -e $tmp/done ]; do sleep 0.1; done" \
+	>/dev/null 2>"$tmp/rec.err" &
 apid=$!
-sleep 1
+for i in $(seq 600); do
+	[ -e "$tmp/started" ] || ! kill -0 "$apid" 2>/dev/null && break
+	sleep 0.1
+done
+check "perf record -b -a is recording before the hotplug (after $((i / 10)).$((i % 10)) s)" \
+	test -e "$tmp/started"
 good=$(hotplug_all)
 check "cpu1..cpu$((harts - 1)) go offline and online under perf record -b -a ($good)" \
 	test "$good" -eq $((harts - 1))
