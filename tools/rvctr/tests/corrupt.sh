@@ -26,9 +26,10 @@ done
 [ $silent -eq 0 ] && ok "truncated perf.data: every cut reported as an error" ||
 	not_ok "truncated perf.data: $silent cuts accepted silently"
 
-# flipped bytes: an error or a result, never a crash or a hang
+# flipped bytes: an error or a result, never a crash or a hang (the
+# fuzzers flip far more; these 40 are a fixed set that runs everywhere)
 bad=0
-for seed in $(seq 1 80); do
+for seed in $(seq 1 40); do
 	cp "$T_DIR/a.data" "$T_DIR/c.data"
 	for k in 1 2 3; do
 		off=$(( (seed * 7919 * k) % size ))
@@ -44,7 +45,7 @@ for seed in $(seq 1 80); do
 	rc=$?
 	[ $rc -ne 0 ] && [ $rc -ne 1 ] && { bad=$((bad + 1)); sed 's/^/# /' "$T_LOG" | head -5; }
 done
-[ $bad -eq 0 ] && ok "80 corrupted perf.data files x 5 commands: no crash or hang" ||
+[ $bad -eq 0 ] && ok "40 corrupted perf.data files x 5 commands: no crash or hang" ||
 	not_ok "corrupted perf.data: $bad crashes or hangs"
 
 # snapshots: truncated mid-snapshot, bad lines
