@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# On the board (tools/testing/vm/run --kernel series-kvm ... run.sh, from
+# build-kvm-guest's output directory): boot the series-kvm Image as a KVM
+# guest with minivmm and the initramfs beside this script, and print the
+# guest's TAP with the board's own lines around it.  ARGS go to minivmm
+# (e.g. -d ssctr: a guest without Ssctr, whose CTR lines must fail).
+#
+#   run.sh [MINIVMM ARGS...]
+cd "$(dirname "$0")" || exit 1
+log=/out/guest-console.log
+[ -d /out ] || log=/tmp/guest-console.log
+echo "TAP version 13"
+if [ ! -c /dev/kvm ]; then
+	echo "not ok 1 - board: /dev/kvm (no KVM in the board's kernel)"
+	echo "1..1"
+	exit 1
+fi
+grep -m1 '^isa' /proc/cpuinfo | sed 's/^/# board /'
+echo "# host perf_event_max_sample_rate $(cat /proc/sys/kernel/perf_event_max_sample_rate), perf_cpu_time_max_percent $(cat /proc/sys/kernel/perf_cpu_time_max_percent)"
+t0=$(date +%s.%N)
+timeout -k 5 "${RVCTR_KVM_GUEST_TIMEOUT:-1200}" ./minivmm -v -m 384 -k Image -i initramfs.cpio.gz \
+	-a "console=ttyS0 earlycon panic=-1 loglevel=5 printk.devkmsg=on rdinit=/init" "$@" \
+	>"$log" 2>&1
+rc=$?
+t1=$(date +%s.%N)
+dmesg | grep -iE 'perf|kvm|throttl' | tail -5 | sed 's/^/# host dmesg: /'
+tr -d '\r' <"$log" | sed 's/^/# guest console: /' | grep -Ev 'console: (not )?ok [0-9]'
+# The guest's TAP, renumbered after the board's lines.
+n=1
+if [ $rc -eq 0 ]; then
+	echo "ok 1 - board: minivmm ran the guest to its poweroff ($(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s)"
+else
+	echo "not ok 1 - board: minivmm exited with status $rc (console: $log)"
+fi
+fail=$((rc != 0))
+tr -d '\r' <"$log" | grep -E '^(not )?ok [0-9]+ - guest:' >"$log.tap"
+while IFS= read -r l; do
+	n=$((n + 1))
+	case "$l" in
+	"not ok"*) fail=1; echo "not ok $n ${l#not ok [0-9]* }" ;;
+	*) echo "ok $n ${l#ok [0-9]* }" ;;
+	esac
+done <"$log.tap"
+if ! tr -d '\r' <"$log" | grep -q '^1\.\.[0-9]'; then
+	n=$((n + 1))
+	echo "not ok $n - board: the guest printed no plan (did not finish)"
+	fail=1
+fi
+echo "1..$n"
+exit $fail
