@@ -18,12 +18,14 @@ if [ ! -c /dev/kvm ]; then
 fi
 grep -m1 '^isa' /proc/cpuinfo | sed 's/^/# board /'
 echo "# host perf_event_max_sample_rate $(cat /proc/sys/kernel/perf_event_max_sample_rate), perf_cpu_time_max_percent $(cat /proc/sys/kernel/perf_cpu_time_max_percent)"
+grep -i pmu /proc/interrupts | tr -s ' ' | sed 's/^/# board interrupts before the guest: /'
 t0=$(date +%s.%N)
 timeout -k 5 "${RVCTR_KVM_GUEST_TIMEOUT:-1200}" ./minivmm -v -m 384 -k Image -i initramfs.cpio.gz \
 	-a "console=ttyS0 earlycon panic=-1 loglevel=5 printk.devkmsg=on rdinit=/init" "$@" \
 	>"$log" 2>&1
 rc=$?
 t1=$(date +%s.%N)
+grep -i pmu /proc/interrupts | tr -s ' ' | sed 's/^/# board interrupts after the guest: /'
 dmesg | grep -iE 'perf|kvm|throttl' | tail -5 | sed 's/^/# host dmesg: /'
 tr -d '\r' <"$log" | sed 's/^/# guest console: /' | grep -Ev 'console: (not )?ok [0-9]'
 # The guest's TAP, renumbered after the board's lines.
@@ -46,6 +48,14 @@ if ! tr -d '\r' <"$log" | grep -q '^1\.\.[0-9]'; then
 	n=$((n + 1))
 	echo "not ok $n - board: the guest printed no plan (did not finish)"
 	fail=1
+fi
+# A guest that sampled too little: the same recording on the board
+# itself, to tell the guest's path from the board's.
+if grep -q '^not ok.*samples the workload' "$log.tap"; then
+	perf record -q -o /tmp/host-b.data -b -e instructions:u -c 10007 -- \
+		./ctr_workload loop 50000 >/dev/null 2>&1
+	echo "# board: perf record -b of the guest's workload: $(perf report -i /tmp/host-b.data --stats 2>/dev/null |
+		sed -n 's/^ *SAMPLE events: *\([0-9]*\)$/\1/p' | head -1) samples"
 fi
 echo "1..$n"
 exit $fail
