@@ -4,10 +4,29 @@
 # build-kvm-guest's output directory): boot the series-kvm Image as a KVM
 # guest with minivmm and the initramfs beside this script, and print the
 # guest's TAP with the board's own lines around it.  ARGS go to minivmm
-# (e.g. -d ssctr: a guest without Ssctr, whose CTR lines must fail).
+# (e.g. -d ssctr: a guest without Ssctr, whose CTR lines must fail;
+# -a "... rvctr.event=cycles:u": the guest samples another event).
+# --trace puts kprobes on the board's KVM PMU paths and prints them.
 #
-#   run.sh [MINIVMM ARGS...]
+#   run.sh [--trace] [MINIVMM ARGS...]
 cd "$(dirname "$0")" || exit 1
+# --trace (first): kprobes on the board's KVM PMU paths, printed after the run.
+trace=
+if [ "${1:-}" = --trace ]; then
+	trace=/sys/kernel/tracing
+	shift
+	mountpoint -q $trace || mount -t tracefs tracefs $trace
+	for p in 'p:ovf kvm_riscv_pmu_overflow' \
+		 'p:hovf pmu_sbi_ovf_handler' \
+		 'p:setirq kvm_riscv_vcpu_set_interrupt irq=%a1' \
+		 'p:start kvm_riscv_vcpu_pmu_ctr_start base=%a1 mask=%a2 flags=%a3 ival=%a4' \
+		 'p:stop kvm_riscv_vcpu_pmu_ctr_stop base=%a1 mask=%a2 flags=%a3' \
+		 'r:hidx pmu_sbi_ctr_get_idx ret=$retval' \
+		 'p:cfg kvm_riscv_vcpu_pmu_ctr_cfg_match base=%a1 mask=%a2 flags=%a3 eidx=%a4 data=%a5'; do
+		echo "$p" >>$trace/kprobe_events || echo "# trace: no $p"
+	done
+	echo 1 >$trace/events/kprobes/enable
+fi
 log=/out/guest-console.log
 [ -d /out ] || log=/tmp/guest-console.log
 echo "TAP version 13"
@@ -26,6 +45,13 @@ timeout -k 5 "${RVCTR_KVM_GUEST_TIMEOUT:-1200}" ./minivmm -v -m 384 -k Image -i 
 rc=$?
 t1=$(date +%s.%N)
 grep -i pmu /proc/interrupts | tr -s ' ' | sed 's/^/# board interrupts after the guest: /'
+if [ -n "$trace" ]; then
+	echo 0 >$trace/events/kprobes/enable
+	sed 's/^ *//' $trace/trace | grep -v '^#' | awk '{ $1 = $2 = $3 = ""; print }' >/tmp/trace.txt
+	echo "# trace: $(wc -l </tmp/trace.txt) events; the first 60 and the last 20:"
+	head -60 /tmp/trace.txt | sed 's/^/# trace /'
+	tail -20 /tmp/trace.txt | sed 's/^/# trace /'
+fi
 dmesg | grep -iE 'perf|kvm|throttl' | tail -5 | sed 's/^/# host dmesg: /'
 tr -d '\r' <"$log" | sed 's/^/# guest console: /' | grep -Ev 'console: (not )?ok [0-9]'
 # The guest's TAP, renumbered after the board's lines.
