@@ -39,7 +39,7 @@ grep -m1 '^isa' /proc/cpuinfo | sed 's/^/# board /'
 echo "# host perf_event_max_sample_rate $(cat /proc/sys/kernel/perf_event_max_sample_rate), perf_cpu_time_max_percent $(cat /proc/sys/kernel/perf_cpu_time_max_percent)"
 grep -i pmu /proc/interrupts | tr -s ' ' | sed 's/^/# board interrupts before the guest: /'
 t0=$(date +%s.%N)
-timeout -k 5 "${RVCTR_KVM_GUEST_TIMEOUT:-1200}" ./minivmm -v -m 384 -k Image -i initramfs.cpio.gz \
+timeout -k 5 "${RVCTR_KVM_GUEST_TIMEOUT:-1200}" ./minivmm -v -m 384 -k Image -i initramfs.cpio.gz -D "${log%.log}.dtb" \
 	-a "console=ttyS0 earlycon panic=-1 loglevel=5 printk.devkmsg=on rdinit=/init" "$@" \
 	>"$log" 2>&1
 rc=$?
