@@ -15,7 +15,7 @@ gives for an instruction (so code that moved by inlining stays with its
 function), instructions by where they are, a taken branch by its
 branch instruction.
 
---ranges: AutoFDO text (`rvctr convert -f autofdo`, window.py) of the
+--ranges: AutoFDO text (`rvctr convert -f autofdo`, with --window) of the
 -O2 build: its ranges give each instruction a sampled count, whose
 share per function is set against the exact share of the first build
 (sampling bias: whole stacks against the last N instructions), and its

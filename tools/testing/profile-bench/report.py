@@ -103,7 +103,7 @@ def main():
             rec = 'n/a'     # PGO did not reduce it
         return vs, sp, rec
 
-    print('%-7s %-8s %12s %8s %6s %8s %11s %8s %6s %8s %12s' %
+    print('%-7s %-14s %12s %8s %6s %8s %11s %8s %6s %8s %12s' %
           ('program', 'variant', 'instructions', 'vs -O2', 'spread', 'of PGO', 'taken br.',
            'vs -O2', 'spread', 'of PGO', 'plugin insns'))
     per_build = []
@@ -121,11 +121,11 @@ def main():
             tcol = '%d' % t
             pcol = '%d' % median([pinsns[(p, x)] for x in vs])
             tvs, tsp, trec = cols(p, v, t, max(ts) - min(ts) if len(ts) > 1 else None, tb, tp)
-        print('%-7s %-8s %12d %8s %6s %8s %11s %8s %6s %8s %12s' %
+        print('%-7s %-14s %12d %8s %6s %8s %11s %8s %6s %8s %12s' %
               (p, v, n, ivs, isp, irec, tcol, tvs, tsp, trec, pcol))
         if len(vs) > 1:
             for x in vs:
-                per_build.append('%-7s %-11s %12d %+7.2f%% %11s %8s' % (
+                per_build.append('%-7s %-14s %12d %+7.2f%% %11s %8s' % (
                     p, x, med((p, x)), 100.0 * (med((p, x)) - base) / base,
                     taken.get((p, x), ''),
                     '%+7.2f%%' % (100.0 * (taken[(p, x)] - tb) / tb) if (p, x) in taken and tb else ''))
