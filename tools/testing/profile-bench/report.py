@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The optimized builds' table of profile-bench.
 
-  report.py MEASDIR
+  report.py MEASDIR [NOTES]
 
 MEASDIR/instructions: "PROGRAM VARIANT N" per measuring run, N the sum of
 perf stat -e instructions:u over the program's runs in its test.
@@ -28,6 +28,10 @@ smallest, in % of -O2).  Where the spread is larger than the variant's
 gain (its difference from -O2), the row says "no gain" instead of its
 share of PGO's: one recording's build may then gain and the next lose.
 Each build's own figures follow the table.
+
+NOTES: "PROGRAM<TAB>VARIANT<TAB>TEXT" lines, a variant that could not be
+built (BOLT cannot rewrite a program): a row of TEXT after the program's
+last row.
 """
 import collections
 import os
@@ -36,9 +40,15 @@ import sys
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
     d = sys.argv[1]
+    notes = collections.defaultdict(list)
+    if len(sys.argv) == 3 and os.path.exists(sys.argv[2]):
+        for row in open(sys.argv[2]):
+            if row.count('\t') >= 2:
+                p, v, text = row.rstrip('\n').split('\t', 2)
+                notes[p].append((v, text))
     order, insns = [], collections.defaultdict(list)
     with open(os.path.join(d, 'instructions')) as f:
         for row in f:
@@ -107,7 +117,8 @@ def main():
           ('program', 'variant', 'instructions', 'vs -O2', 'spread', 'of PGO', 'taken br.',
            'vs -O2', 'spread', 'of PGO', 'plugin insns'))
     per_build = []
-    for (p, v), vs in builds.items():
+    keys = list(builds)
+    for i, ((p, v), vs) in enumerate(builds.items()):
         base, pgo = med((p, 'o2')), insns.get((p, 'pgo')) and med((p, 'pgo'))
         ns = [med((p, x)) for x in vs]
         n = median(ns)
@@ -123,6 +134,9 @@ def main():
             tvs, tsp, trec = cols(p, v, t, max(ts) - min(ts) if len(ts) > 1 else None, tb, tp)
         print('%-7s %-14s %12d %8s %6s %8s %11s %8s %6s %8s %12s' %
               (p, v, n, ivs, isp, irec, tcol, tvs, tsp, trec, pcol))
+        if i + 1 == len(keys) or keys[i + 1][0] != p:
+            for nv, text in notes.pop(p, []):
+                print('%-7s %-14s %s' % (p, nv, text))
         if len(vs) > 1:
             for x in vs:
                 per_build.append('%-7s %-14s %12d %+7.2f%% %11s %8s' % (
