@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rvctr/autofdo.h>
 #include <rvctr/brstack.h>
 #include <rvctr/ctr.h>
 #include <rvctr/machine.h>
@@ -48,6 +49,11 @@ static const char convert_usage[] =
 	"                       COMM and MMAP2); autofdo: the binary to profile\n"
 	"                       ([kernel.kallsyms]: the kernel; default: the busiest,\n"
 	"                       the one with the most branch records)\n"
+	"      --window N       autofdo, profgen: count only what ran in the last N\n"
+	"                       instructions before each sample (0, the default: whole\n"
+	"                       stacks, as AutoFDO counts); for stacks sampled on\n"
+	"                       instructions or cycles, where whole stacks over-count\n"
+	"                       straight code (128: profile-bench)\n"
 	"      --symfs DIR      look for binaries (autofdo's, and those whose code tells\n"
 	"                       ctr_ntbr records apart) under DIR (and DIR/usr/lib/\n"
 	"                       debug/.build-id) when the recorded path is not the file\n"
@@ -85,6 +91,7 @@ struct convert {
 	struct rvctr_symfind code;	/* find, and --vmlinux: binaries whose code
 					 * tells ctr_ntbr records apart */
 	int force, progress;
+	unsigned int window;		/* --window */
 	const char *path;		/* the input being converted */
 	struct rvctr_machine *machine;	/* the inputs' processes, maps, binaries */
 	struct rvctr_ntbr *ntbr;	/* tells ctr_ntbr's not-taken records apart */
@@ -107,6 +114,7 @@ static int open_sink(struct convert *c, const struct rvctr_reader *r)
 		.attr_name = r ? rvctr_reader__attr_name(r, 0) : NULL,
 		.arch = c->arch,
 		.binary = c->binary,
+		.window = c->window,
 		.local_build_ids = !r,
 		.filtered = filter__active(c->filter),
 	};
@@ -398,13 +406,14 @@ int cmd_convert(int argc, char **argv)
 {
 	enum {
 		O_MISP = 256, O_ARCH, O_PROGRESS, O_FORCE, O_TID, O_COMM, O_DSO, O_SYMFS,
-		O_BUILDID_DIR, O_VMLINUX,
+		O_BUILDID_DIR, O_VMLINUX, O_WINDOW,
 	};
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "input", required_argument, NULL, 'i' },
 		{ "binary", required_argument, NULL, 'b' },
+		{ "window", required_argument, NULL, O_WINDOW },
 		{ "symfs", required_argument, NULL, O_SYMFS },
 		{ "buildid-dir", required_argument, NULL, O_BUILDID_DIR },
 		{ "vmlinux", required_argument, NULL, O_VMLINUX },
@@ -470,6 +479,19 @@ int cmd_convert(int argc, char **argv)
 		case O_MISP: c.so.has_misp = 1; break;
 		case O_ARCH: c.arch = optarg; break;
 		case O_FORCE: c.force = 1; break;
+		case O_WINDOW: {
+			char *end;
+			unsigned long n = strtoul(optarg, &end, 0);
+
+			if (!*optarg || *end || n > RVCTR_AFDO_MAX_WINDOW) {
+				free(c.binary);
+				filter__delete(c.filter);
+				return error("--window: not a number of instructions up to %u: '%s'",
+					     RVCTR_AFDO_MAX_WINDOW, optarg);
+			}
+			c.window = n;
+			break;
+		}
 		case O_PROGRESS: c.progress = 1; break;
 		case 'h':
 			fputs(convert_usage, stdout);

@@ -29,6 +29,9 @@ struct rvctr_afdo {
 	const struct rvctr_symtab *elf;	/* the binary, when it could be read */
 	struct rvctr_symtab *own;	/* elf, when loaded here (set_binary) */
 	int pie;			/* elf is ET_DYN: offsets become vaddrs */
+	unsigned int window;		/* count only the last N instructions (0: all) */
+	uint64_t *ring;			/* window's: instruction starts of a range */
+	uint64_t samples, short_stacks;	/* window's: stacks that reach back less */
 };
 
 struct rvctr_afdo *rvctr_afdo__new(void)
@@ -55,6 +58,7 @@ void rvctr_afdo__delete(struct rvctr_afdo *a)
 	rvctr_table__delete(a->addrs);
 	rvctr_table__delete(a->branches);
 	rvctr_symtab__delete(a->own);
+	free(a->ring);
 	free(a);
 }
 
@@ -134,16 +138,153 @@ static int dup_head(const struct perf_branch_entry *e0, const struct perf_branch
 	       e0->from - e0->to > DUP_STRIDE_LIMIT;
 }
 
+int rvctr_afdo__set_window(struct rvctr_afdo *a, unsigned int n)
+{
+	uint64_t *ring = NULL;
+
+	if (n > RVCTR_AFDO_MAX_WINDOW)
+		return -1;
+	if (n && !(ring = calloc(n, sizeof(*ring))))
+		return -1;
+	free(a->ring);
+	a->ring = ring;
+	a->window = n;
+	return 0;
+}
+
+void rvctr_afdo__window_stats(const struct rvctr_afdo *a, uint64_t *samples, uint64_t *short_stacks)
+{
+	*samples = a->samples;
+	*short_stacks = a->short_stacks;
+}
+
+/* The ELF virtual address of binary address @addr, for its code. */
+static int code_vaddr(const struct rvctr_afdo *a, uint64_t addr, uint64_t *va)
+{
+	if (!a->elf)
+		return -1;
+	if (a->pie) {
+		*va = addr;
+		return 0;
+	}
+	return rvctr_symtab__offset_to_vaddr(a->elf, addr, va);
+}
+
+/*
+ * The instructions of straight-line code [@b, @e] of the binary (@e the
+ * last one's start, or any address inside it): how many (*@n), the last
+ * one's start (*@last), and the start of the @left-th last (*@first; @b
+ * when there are no more).  RISC-V: an instruction whose two low bits are
+ * 11 is 32 bits long, any other 16 (the unprivileged ISA, "Base
+ * Instruction-Length Encoding"; no longer ones are ratified).  -1 when the
+ * binary's code cannot be read there.
+ */
+static int walk_range(struct rvctr_afdo *a, uint64_t b, uint64_t e, unsigned int left,
+		      uint64_t *n, uint64_t *first, uint64_t *last)
+{
+	uint8_t buf[256];
+	uint64_t va, pos = b, base = 0, got = 0, k = 0;
+
+	if (code_vaddr(a, b, &va))
+		return -1;
+	while (pos <= e) {
+		if (pos >= base + got) {
+			/* the chunk from here, or what the file holds of it */
+			size_t len = sizeof(buf);
+
+			if (e - pos < len - 4)
+				len = e - pos + 4;
+			while (len >= 2 && rvctr_symtab__read(a->elf, va + (pos - b), buf, len))
+				len = len > 4 ? len / 2 : len - 2;
+			if (len < 2)
+				return -1;
+			base = pos;
+			got = len;
+		}
+		a->ring[k++ % left] = pos;
+		pos += (buf[pos - base] & 3) == 3 ? 4 : 2;
+	}
+	*n = k;
+	*last = a->ring[(k - 1) % left];
+	*first = k > left ? a->ring[(k - left) % left] : b;
+	return 0;
+}
+
+/*
+ * rvctr_afdo__add_entries() counting only the last @a->window instructions
+ * before the sample point: from the ip back, [to_0, ip), [to_1, from_0],
+ * ..., the oldest range cut to the window's length; a branch counts when
+ * the window reaches back over it.  Stacks sampled on instructions or
+ * cycles reach back over many instructions in straight code and few in
+ * branchy code, so whole stacks over-count straight code; in a fixed
+ * window every instruction that ran has the same chance to be counted.
+ * Code in other binaries takes up the window too, at 3 bytes an
+ * instruction (its code is not read).
+ */
+static int add_window(struct rvctr_afdo *a, int ip_ok, uint64_t ip,
+		      const struct perf_branch_entry *br, const struct rvctr_afdo_entry *x,
+		      uint64_t nr)
+{
+	uint64_t left = a->window, end_raw = 0, i, n = 0, first, last, end;
+	int end_ok = ip_ok, ret = 0;
+
+	a->samples++;
+	if (!nr)
+		return 0;
+	end = ip - 1;			/* the ip is the next to run */
+	end_raw = 0;
+	for (i = 0; i < nr; i++) {
+		const struct perf_branch_entry *e = &br[i];
+
+		if (end_ok && x[i].to_ok && x[i].to <= end &&
+		    !walk_range(a, x[i].to, end, left, &n, &first, &last)) {
+			if (!n)
+				break;
+			ret |= bump_last(a->ranges, &a->last_range, first, last);
+		} else if (!i) {
+			n = 0;		/* the ip elsewhere: its range unknown */
+		} else {
+			/* elsewhere: the raw addresses' length */
+			if (e->to > end_raw)
+				break;	/* not straight-line code (a trap between) */
+			n = (end_raw - e->to) / 3 + 1;
+		}
+		if (n >= left) {
+			left = 0;
+			break;
+		}
+		left -= n;
+		if (x[i].from_ok && x[i].to_ok)
+			ret |= bump_last(a->branches, &a->last_branch, x[i].from, x[i].to);
+		end = x[i].from;
+		end_ok = x[i].from_ok;
+		end_raw = e->from;
+	}
+	if (left)
+		a->short_stacks++;
+	return ret;
+}
+
 int rvctr_afdo__add_entries(struct rvctr_afdo *a, int ip_ok, uint64_t ip_off,
 			    const struct perf_branch_entry *br,
 			    const struct rvctr_afdo_entry *offs, uint64_t nr)
 {
 	struct rvctr_afdo_entry prev, cur, head;
-	uint64_t addr, i;
+	uint64_t addr = 0, i;
 	int ret = 0;
 
-	if (ip_ok && !to_binary(a, ip_off, &addr))
+	ip_ok = ip_ok && !to_binary(a, ip_off, &addr);
+	if (ip_ok)
 		ret |= bump(a->addrs, addr, 0);
+	if (a->window) {
+		struct rvctr_afdo_entry x[RVCTR_MAX_BRANCHES];
+
+		if (nr > RVCTR_MAX_BRANCHES)
+			nr = RVCTR_MAX_BRANCHES;
+		for (i = 0; i < nr; i++)
+			xlate_entry(a, &offs[i], &x[i]);
+		return ret | add_window(a, ip_ok, addr, br, x, nr);
+	}
 	if (!nr)
 		return ret;
 	xlate_entry(a, &offs[0], &head);
@@ -197,7 +338,7 @@ int rvctr_afdo__add_biased(struct rvctr_afdo *a, int ip_ok, uint64_t ip_off,
 
 	if (nr > RVCTR_MAX_BRANCHES)
 		nr = RVCTR_MAX_BRANCHES;
-	if (a->pie || !nr) {
+	if (a->pie || !nr || a->window) {
 		for (i = 0; i < nr; i++)
 			offs[i] = (struct rvctr_afdo_entry){ br[i].from + bias, br[i].to + bias, 1, 1 };
 		return rvctr_afdo__add_entries(a, ip_ok, ip_off, br, offs, nr);

@@ -33,6 +33,7 @@ struct afdo_sink {
 					 * recorded (the busiest has most) */
 	unsigned int nr;
 	int unsymbolized;		/* -f profgen: no address counts */
+	unsigned int window;		/* rvctr_afdo__set_window() */
 	/* the map place() found last, while the maps stay the same */
 	struct hit {
 		int valid;
@@ -99,6 +100,7 @@ static struct rvctr_sink *afdo_open(const struct rvctr_sink_info *info, char *er
 		return NULL;
 	}
 	a->machine = info->machine;
+	a->window = info->window;
 	return &a->base;
 }
 
@@ -203,7 +205,8 @@ static int afdo_for(struct afdo_sink *a, unsigned int dso, struct rvctr_afdo **p
 		return 0;
 	if (!a->afdo[dso]) {
 		a->afdo[dso] = rvctr_afdo__new();
-		if (!a->afdo[dso] || (dso_name(a, dso)[0] == '/' && use_file(a, dso)))
+		if (!a->afdo[dso] || (dso_name(a, dso)[0] == '/' && use_file(a, dso)) ||
+		    rvctr_afdo__set_window(a->afdo[dso], a->window))
 			return -1;
 	}
 	*p = a->afdo[dso];
@@ -464,6 +467,14 @@ static int afdo_close(struct rvctr_sink *s)
 		a->unsymbolized ? "unsymbolized" : "autofdo", dso_name(a, dso),
 		(unsigned long long)rvctr_afdo__nr_ranges(a->afdo[dso]),
 		(unsigned long long)rvctr_afdo__nr_branches(a->afdo[dso]));
+	if (a->window) {
+		uint64_t n, short_stacks;
+
+		rvctr_afdo__window_stats(a->afdo[dso], &n, &short_stacks);
+		fprintf(stderr, "rvctr: window of %u instructions: %llu of %llu samples' "
+			"stacks reach back less\n", a->window, (unsigned long long)short_stacks,
+			(unsigned long long)n);
+	}
 out:
 	afdo_release(a);
 	return ret;

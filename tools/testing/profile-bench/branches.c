@@ -19,6 +19,14 @@
  * not start at the address after it.  A trap in between shows up as a
  * kernel block and is not counted, nor is the transfer it interrupts (one
  * per interrupt: noise of a few per million here).
+ *
+ *   -plugin branches.so,out=FILE,blocks=BFILE
+ *
+ * also writes, for every closed window, "window N" and then one line per
+ * user block that ran in it: "START LAST NINSNS EXECS TAKEN" (hex
+ * addresses of its first and last instruction; TAKEN: the executions
+ * whose last instruction transferred control), for per-function counts
+ * (the gap script).  A block translated twice has two lines.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -34,7 +42,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define MAX_VCPUS 8
 
 struct block {
+	struct block *all;	/* every block, for the blocks= report */
+	uint64_t execs, taken;	/* in the open window (blocks= only) */
 	uint64_t start;		/* first instruction */
+	uint64_t last;		/* the last instruction */
 	uint64_t next;		/* the address after the last instruction */
 	uint32_t ninsns;
 	bool cti;		/* the last instruction is a control transfer */
@@ -42,14 +53,15 @@ struct block {
 };
 
 struct vcpu {
-	const struct block *prev;
+	struct block *prev;
 	bool on;
 	uint64_t insns, branches, taken;
 };
 
 static struct vcpu vcpus[MAX_VCPUS];
-static FILE *out;
+static FILE *out, *bout;
 static unsigned int windows;
+static struct block *blocks;
 
 /* RV64GC: is this instruction a branch or jump? (The unprivileged ISA,
  * chapters "RV32I Base Integer Instruction Set" and "C" extension.) */
@@ -80,15 +92,18 @@ static bool is_cti(const uint8_t *b, size_t len)
 
 static void block_exec(unsigned int vcpu_index, void *udata)
 {
-	const struct block *b = udata;
+	struct block *b = udata;
 	struct vcpu *v = &vcpus[vcpu_index % MAX_VCPUS];
 
 	if (v->on && b->user) {
 		v->insns += b->ninsns;
+		b->execs++;
 		if (v->prev && v->prev->user && v->prev->cti) {
 			v->branches++;
-			if (b->start != v->prev->next)
+			if (b->start != v->prev->next) {
 				v->taken++;
+				v->prev->taken++;
+			}
 		}
 	}
 	v->prev = b;
@@ -110,6 +125,18 @@ static void mark_exec(unsigned int vcpu_index, void *udata)
 	fprintf(out, "window %u insns %" PRIu64 " branches %" PRIu64 " taken %" PRIu64 "\n",
 		++windows, v->insns, v->branches, v->taken);
 	fflush(out);
+	if (bout) {
+		struct block *b;
+
+		fprintf(bout, "window %u\n", windows);
+		for (b = blocks; b; b = b->all) {
+			if (b->execs)
+				fprintf(bout, "%" PRIx64 " %" PRIx64 " %u %" PRIu64 " %" PRIu64 "\n",
+					b->start, b->last, b->ninsns, b->execs, b->taken);
+			b->execs = b->taken = 0;
+		}
+		fflush(bout);
+	}
 }
 
 static void tb_trans(qemu_plugin_id_t id __attribute__((unused)), struct qemu_plugin_tb *tb)
@@ -130,9 +157,14 @@ static void tb_trans(qemu_plugin_id_t id __attribute__((unused)), struct qemu_pl
 	b->user = !(b->start >> 63);
 	b->ninsns = n;
 	last = qemu_plugin_tb_get_insn(tb, n - 1);
-	b->next = qemu_plugin_insn_vaddr(last) + qemu_plugin_insn_size(last);
+	b->last = qemu_plugin_insn_vaddr(last);
+	b->next = b->last + qemu_plugin_insn_size(last);
 	len = qemu_plugin_insn_data(last, data, sizeof(data));
 	b->cti = is_cti(data, len);
+	if (bout) {
+		b->all = blocks;
+		blocks = b;
+	}
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, block_exec, QEMU_PLUGIN_CB_NO_REGS, b);
 
 	for (k = 0; k < n; k++) {
@@ -151,17 +183,22 @@ static void tb_trans(qemu_plugin_id_t id __attribute__((unused)), struct qemu_pl
 static void at_exit(qemu_plugin_id_t id __attribute__((unused)), void *p __attribute__((unused)))
 {
 	fclose(out);
+	if (bout)
+		fclose(bout);
 }
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 					   int argc, char **argv)
 {
-	const char *path = NULL;
+	const char *path = NULL, *bpath = NULL;
 	int i;
 
-	for (i = 0; i < argc; i++)
+	for (i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "out=", 4))
 			path = argv[i] + 4;
+		else if (!strncmp(argv[i], "blocks=", 7))
+			bpath = argv[i] + 7;
+	}
 	if (!path || strcmp(info->target_name, "riscv64")) {
 		fprintf(stderr, "branches: needs out=FILE and a riscv64 target\n");
 		return -1;
@@ -170,6 +207,13 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	if (!out) {
 		perror(path);
 		return -1;
+	}
+	if (bpath) {
+		bout = fopen(bpath, "w");
+		if (!bout) {
+			perror(bpath);
+			return -1;
+		}
 	}
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);

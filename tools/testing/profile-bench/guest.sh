@@ -6,6 +6,9 @@
 #       build BOLT rewrites, if there is one), and the instrumented build's
 #       exact counts (.profraw); the file recordings, if there, asks for
 #       that many recordings of the -O2 test in all (PROGRAM.rN.perf.data)
+#   guest.sh recordv PERIOD PROGRAM:VARIANT...   perf record -b of each
+#       variant's test (PROGRAM.VARIANT.perf.data: BOLT's input after a
+#       sample profile)
 #   guest.sh measure RUNS PROGRAM:VARIANT[@N]...   per variant: its test
 #       must pass (it runs RUNS times, or N, counting instructions:u of the
 #       program's runs), then once more under pbrun, whose windows the branches.so
@@ -38,12 +41,12 @@ record)
 	echo "== board: $(uname -r), CTR depth $(cat $cpu/caps/branches)"
 	for p in "$@"; do
 		v=$here/v/$p
-		if sh "$here/work.sh" "$p" "$v/o2" >/tmp/work.log 2>&1; then
+		# the test, counted (count fails if it fails)
+		if n=$(count "$p" "$v/o2"); then
 			echo "ok - $p: its test passes (-O2)"
 		else
-			echo "not ok - $p: its test fails (-O2)"; cat /tmp/work.log; rc=1; continue
+			echo "not ok - $p: its test fails (-O2), or perf stat"; cat /tmp/work.log; rc=1; continue
 		fi
-		n=$(count "$p" "$v/o2") || { echo "not ok - $p: perf stat"; rc=1; continue; }
 		echo "$p o2 $n" >>"$out/record-instructions"
 		# -m 4096: a 64-entry stack makes a 1.5 KB sample; perf's
 		# default ring loses samples under QEMU (demo.sh).
@@ -85,6 +88,20 @@ record)
 		mkdir -p "$out/profraw-$p"
 		cp "/tmp/prof/$p-"*.profraw "$out/profraw-$p/" && rm -f "/tmp/prof/$p-"*
 		echo "ok - $p: instrumented run, $(find "$out/profraw-$p" -name "*.profraw" | wc -l) .profraw files"
+	done
+	;;
+recordv)
+	# PROGRAM:VARIANT...: perf record -b of that build's test, as the -O2
+	# one's above (BOLT's input when it is a sample-profile build)
+	for pv in "$@"; do
+		p=${pv%%:*} var=${pv#*:}
+		if perf record -b -e instructions:u -c "$arg" -m 4096 -o "/tmp/$p.data" -- \
+			sh "$here/work.sh" "$p" "$here/v/$p/$var" >/tmp/rec.log 2>&1; then
+			cp "/tmp/$p.data" "$out/$p.$var.perf.data" && rm -f "/tmp/$p.data"
+			echo "ok - $p: $var recorded, $(wc -c <"$out/$p.$var.perf.data") bytes"
+		else
+			echo "not ok - $p: perf record -b of $var"; cat /tmp/rec.log; rc=1
+		fi
 	done
 	;;
 measure)

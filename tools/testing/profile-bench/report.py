@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The optimized builds' table of profile-bench.
 
-  report.py MEASDIR
+  report.py [--notes NOTES] [--order ORDER] MEASDIR...
 
 MEASDIR/instructions: "PROGRAM VARIANT N" per measuring run, N the sum of
 perf stat -e instructions:u over the program's runs in its test.
@@ -28,6 +28,13 @@ smallest, in % of -O2).  Where the spread is larger than the variant's
 gain (its difference from -O2), the row says "no gain" instead of its
 share of PGO's: one recording's build may then gain and the next lose.
 Each build's own figures follow the table.
+
+Several MEASDIRs: boards that measured side by side, each with its own
+check; ORDER, the PROGRAM:VARIANT[@N] list they were given, orders the
+rows (by program, in the order of its first variant there).
+NOTES: "PROGRAM<TAB>VARIANT<TAB>TEXT" lines, a variant that could not be
+built (BOLT cannot rewrite a program): a row of TEXT after the program's
+last row.
 """
 import collections
 import os
@@ -36,20 +43,37 @@ import sys
 
 
 def main():
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    notes_path = order_path = None
+    while args and args[0] in ('--notes', '--order') and len(args) > 1:
+        if args[0] == '--notes':
+            notes_path = args[1]
+        else:
+            order_path = args[1]
+        args = args[2:]
+    if not args:
         sys.exit(__doc__)
-    d = sys.argv[1]
+    notes = collections.defaultdict(list)
+    if notes_path and os.path.exists(notes_path):
+        for row in open(notes_path):
+            if row.count('\t') >= 2:
+                p, v, text = row.rstrip('\n').split('\t', 2)
+                notes[p].append((v, text))
     order, insns = [], collections.defaultdict(list)
-    with open(os.path.join(d, 'instructions')) as f:
-        for row in f:
-            p, v, n = row.split()
-            if (p, v) not in insns:
-                order.append((p, v))
-            insns[(p, v)].append(int(n))
     taken, pinsns, branches = {}, {}, {}
-    try:
-        wins = [tuple(r.split()) for r in open(os.path.join(d, 'windows')) if r.strip()]
-        lines = [r for r in open(os.path.join(d, 'branches')) if r.startswith('window')]
+    checks = []
+    for d in args:
+        with open(os.path.join(d, 'instructions')) as f:
+            for row in f:
+                p, v, n = row.split()
+                if (p, v) not in insns:
+                    order.append((p, v))
+                insns[(p, v)].append(int(n))
+        try:
+            wins = [tuple(r.split()) for r in open(os.path.join(d, 'windows')) if r.strip()]
+            lines = [r for r in open(os.path.join(d, 'branches')) if r.startswith('window')]
+        except OSError:
+            continue
         i = 0
         for p, v, k in wins:
             t = n = b = 0
@@ -60,20 +84,30 @@ def main():
                 t += int(m.group(3))
             if i + int(k) <= len(lines):
                 taken[(p, v)], pinsns[(p, v)], branches[(p, v)] = t, n, b
+                if p == 'check':
+                    checks.append((t, b, n))
             i += int(k)
-    except OSError:
-        pass
+    # the variants in the order they were asked for (several boards
+    # measure them side by side)
+    if order_path and os.path.exists(order_path):
+        want = [tuple(w.split(':', 1)) for w in open(order_path).read().split()]
+        want = [(p, v.split('@')[0]) for p, v in want]
+        progs = []
+        for p, _ in want:
+            if p not in progs:
+                progs.append(p)
+        order.sort(key=lambda k: (progs.index(k[0]) if k[0] in progs else len(progs),
+                                  want.index(k) if k in want else len(want)))
 
     rc = 0
-    if ('check', 'loop') in taken:
-        t, b, n = taken[('check', 'loop')], branches[('check', 'loop')], pinsns[('check', 'loop')]
+    for t, b, n in checks:
         lost = 1000000 - b
         good = 0 <= lost <= 4 and t == 999999 - lost and abs(n - 2000000) < 16
         print('%s - branches.so on pbrun --loop 1000000: %d taken of %d branches, '
               '%d instructions (expected 999999, 1000000, 2000000, less a branch '
               'per interrupt)'
               % ('ok' if good else 'not ok', t, b, n))
-        rc = 0 if good else 1
+        rc = rc if good else 1
 
     def med(k):
         v = sorted(insns[k])
@@ -103,11 +137,12 @@ def main():
             rec = 'n/a'     # PGO did not reduce it
         return vs, sp, rec
 
-    print('%-7s %-8s %12s %8s %6s %8s %11s %8s %6s %8s %12s' %
+    print('%-7s %-14s %12s %8s %6s %8s %11s %8s %6s %8s %12s' %
           ('program', 'variant', 'instructions', 'vs -O2', 'spread', 'of PGO', 'taken br.',
            'vs -O2', 'spread', 'of PGO', 'plugin insns'))
     per_build = []
-    for (p, v), vs in builds.items():
+    keys = list(builds)
+    for i, ((p, v), vs) in enumerate(builds.items()):
         base, pgo = med((p, 'o2')), insns.get((p, 'pgo')) and med((p, 'pgo'))
         ns = [med((p, x)) for x in vs]
         n = median(ns)
@@ -121,11 +156,14 @@ def main():
             tcol = '%d' % t
             pcol = '%d' % median([pinsns[(p, x)] for x in vs])
             tvs, tsp, trec = cols(p, v, t, max(ts) - min(ts) if len(ts) > 1 else None, tb, tp)
-        print('%-7s %-8s %12d %8s %6s %8s %11s %8s %6s %8s %12s' %
+        print('%-7s %-14s %12d %8s %6s %8s %11s %8s %6s %8s %12s' %
               (p, v, n, ivs, isp, irec, tcol, tvs, tsp, trec, pcol))
+        if i + 1 == len(keys) or keys[i + 1][0] != p:
+            for nv, text in notes.pop(p, []):
+                print('%-7s %-14s %s' % (p, nv, text))
         if len(vs) > 1:
             for x in vs:
-                per_build.append('%-7s %-11s %12d %+7.2f%% %11s %8s' % (
+                per_build.append('%-7s %-14s %12d %+7.2f%% %11s %8s' % (
                     p, x, med((p, x)), 100.0 * (med((p, x)) - base) / base,
                     taken.get((p, x), ''),
                     '%+7.2f%%' % (100.0 * (taken[(p, x)] - tb) / tb) if (p, x) in taken and tb else ''))

@@ -68,6 +68,20 @@ int rvctr_afdo__add_entries(struct rvctr_afdo *a, int ip_ok, uint64_t ip_off,
  */
 int rvctr_afdo__add_biased(struct rvctr_afdo *a, int ip_ok, uint64_t ip_off,
 			   const struct perf_branch_entry *br, uint64_t nr, uint64_t bias);
+/*
+ * Count only what ran in the last @n instructions before each sample point
+ * (0: whole stacks, as AutoFDO counts): the ranges, cut to the window, and
+ * the branches it reaches back over; the sample point's own range
+ * [to_0, ip) counts too.  For stacks sampled on instructions or cycles,
+ * where whole stacks over-count straight code (lib/autofdo.c).  Needs the
+ * binary's code (rvctr_afdo__set_binary/_symtab first); ranges in code it
+ * cannot read are not counted.  0, or -1 (ENOMEM, or @n too large).
+ */
+#define RVCTR_AFDO_MAX_WINDOW	65536
+int rvctr_afdo__set_window(struct rvctr_afdo *a, unsigned int n);
+/* Window: samples seen, and those whose stack reached back less than it. */
+void rvctr_afdo__window_stats(const struct rvctr_afdo *a, uint64_t *samples,
+			      uint64_t *short_stacks);
 int rvctr_afdo__write(const struct rvctr_afdo *a, FILE *out);
 /*
  * llvm-profgen's unsymbolized profile (what --skip-symbolization writes

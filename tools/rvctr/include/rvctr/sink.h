@@ -39,6 +39,7 @@ struct rvctr_sink_info {
 	const char *attr_name;
 	const char *arch;			/* HEADER_ARCH of perf.data output */
 	const char *binary;			/* autofdo: the binary (NULL: busiest) */
+	unsigned int window;			/* autofdo, profgen: rvctr_afdo__set_window() */
 	/*
 	 * The inputs' processes, maps and binaries, fed each event before
 	 * the sink is (autofdo: where records go, and the binary's file)
