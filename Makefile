@@ -560,7 +560,7 @@ stress: all rootfs
 # profile-bench/recipes), profiled on the board with branch
 # stacks, through AutoFDO, llvm-profgen and BOLT, against an instrumented
 # build's exact counts (tools/testing/profile-bench/profile-bench; the
-# report is build/profile-bench/summary.txt).  About 18 minutes on two
+# report is build/profile-bench/summary.txt).  12 to 19 minutes on two
 # cores; PB_QUICK=1: bzip2 only, no BOLT, no converter timing.
 profile-bench: all rootfs
 	@tools/testing/profile-bench/profile-bench $(if $(PB_QUICK),--quick)
