@@ -397,9 +397,10 @@ series-kernel: series
 # series kernel's KVM variant (KVM built in, its own cache key and work
 # tree; build-kernel-series --kvm), and its KVM selftest (ctr_test) run on
 # a board with the H extension, Smstateen and OpenSBI 1.9 (which sets
-# mstateen0.CTR, so hstateen0.CTR can trap the guest's first CTR access).
+# mstateen0.CTR, so hstateen0.CTR can trap the guest's first CTR access)
+# and AIA (KVM offers Sscsrind, and so Ssctr, only with the host's AIA).
 # Not in make check: the first build of the variant is a kernel build.
-SERIES_KVM_RUN = RVCTR_VM_OPENSBI=1.9 $(VM)/run --kernel series-kvm --smp 1 \
+SERIES_KVM_RUN = RVCTR_VM_OPENSBI=1.9 $(VM)/run --kernel series-kvm --smp 1 --aia \
 	--cpu-extra smstateen=true
 series-kvm-kernel: series
 	@$(VM)/build-kernel-series --kvm >/dev/null
