@@ -418,7 +418,7 @@ run-guest-series-kvm: series
 # it QEMU's mode-filtered instruction counts follow wall time (the same
 # guest perf stat read 27 to 166 million instructions; 513519 under
 # -icount, every run).
-KVM_GUEST_RUN = $(SERIES_KVM_RUN) --aia --icount
+KVM_GUEST_RUN = $(SERIES_KVM_RUN) --icount
 run-guest-kvm-linux: series
 	@$(VM)/build-kvm-guest >/dev/null
 	$(call RUN_PASS,kvm-linux,Linux guest with branch stacks under KVM,$(KVM_GUEST_RUN),$(BUILD)/kvm-guest/run.sh)
