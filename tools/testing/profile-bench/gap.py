@@ -30,31 +30,10 @@ the function's counts on the same lines in the same shares).
 """
 import bisect
 import collections
-import os
 import subprocess
 import sys
 
-
-def insn_addrs(binary):
-    out = subprocess.run(['llvm-objdump-19', '-d', '--no-show-raw-insn', binary],
-                         capture_output=True, text=True, check=True).stdout
-    addrs = []
-    for row in out.splitlines():
-        head = row.split(':', 1)[0].strip()
-        if row.startswith(' ') and head and all(c in '0123456789abcdef' for c in head):
-            addrs.append(int(head, 16))
-    return sorted(addrs)
-
-
-def exec_segments(binary):
-    out = subprocess.run(['llvm-readelf-19', '-lW', binary], capture_output=True,
-                         text=True, check=True).stdout
-    segs = []
-    for row in out.splitlines():
-        f = row.split()
-        if f and f[0] == 'LOAD' and 'E' in f[6:-1]:
-            segs.append((int(f[1], 16), int(f[2], 16), int(f[4], 16)))
-    return segs
+from overlap import exec_segments, insn_addrs, overlap
 
 
 def symbolize(binary, addrs):
@@ -226,11 +205,6 @@ def profile_lines(path):
     return lines
 
 
-def overlap(p, q):
-    sp, sq = sum(p.values()), sum(q.values())
-    if not sp or not sq:
-        return 0.0
-    return sum(min(p.get(k, 0) / sp, q.get(k, 0) / sq) for k in set(p) | set(q))
 
 
 def main():
