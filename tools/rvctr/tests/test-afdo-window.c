@@ -13,24 +13,8 @@
 #include <rvctr/autofdo.h>
 #include <rvctr/symtab.h>
 
+#include "afdo-tests.h"
 #include "tests.h"
-
-/* The binary is [0x10000, 0x20000), reported as offsets from 0x10000. */
-static int xlate(void *ctx, uint64_t addr, uint64_t *out)
-{
-	(void)ctx;
-	if (addr < 0x10000 || addr >= 0x20000)
-		return -1;
-	*out = addr - 0x10000;
-	return 0;
-}
-
-static void br(struct perf_branch_entry *b, uint64_t from, uint64_t to)
-{
-	memset(b, 0, sizeof(*b));
-	b->from = from;
-	b->to = to;
-}
 
 /* The profile as text. */
 static char *text_of(const struct rvctr_afdo *a)
