@@ -33,7 +33,7 @@ import collections
 import subprocess
 import sys
 
-from overlap import exec_segments, insn_addrs, overlap
+from overlap import exec_segments, insn_addrs, overlap, sample_profile_rows
 
 
 def symbolize(binary, addrs):
@@ -177,34 +177,11 @@ def ranges_counts(binary, afdo, sym_build):
 def profile_lines(path):
     """(function, (line offset, discriminator)) -> count, inlined copies added"""
     lines = collections.defaultdict(int)
-    stack = []
-    with open(path, errors='replace') as f:
-        for row in f:
-            if not row.strip():
-                continue
-            indent = len(row) - len(row.lstrip(' '))
-            row = row.strip()
-            if indent == 0:
-                stack = [(0, row.rsplit(':', 2)[0].split('.')[0])]
-                continue
-            while stack and stack[-1][0] >= indent:
-                stack.pop()
-            if not stack or ':' not in row:
-                continue
-            loc, rest = row.split(':', 1)
-            if loc.startswith('!'):
-                continue
-            first = rest.split()[0] if rest.split() else ''
-            ln, _, d = loc.partition('.')
-            if not ln.isdigit():
-                continue
-            if first.isdigit():
-                lines[(stack[-1][1], (int(ln), int(d or 0)))] += int(first)
-            elif first:
-                stack.append((indent, first.rsplit(':', 1)[0].split('.')[0]))
+    for fn, loc, count in sample_profile_rows(path, lambda n: n.split('.')[0]):
+        ln, _, d = loc.partition('.')
+        if ln.isdigit():
+            lines[(fn, (int(ln), int(d or 0)))] += count
     return lines
-
-
 
 
 def main():

@@ -147,9 +147,10 @@ def overlap(p, q):
     return sum(min(p.get(k, 0) / sp, q.get(k, 0) / sq) for k in set(p) | set(q))
 
 
-def sample_profile_funcs(path):
-    """function name -> sum of its body line counts, inlined copies included"""
-    funcs = collections.defaultdict(int)
+def sample_profile_rows(path, name=lambda n: n):
+    """(function, LINE[.DISC], count) of each body line of a text sample
+    profile, the function being the innermost inlined copy's; NAME maps
+    the profile's function names"""
     stack = []                  # (indent, function name)
     with open(path, errors='replace') as f:
         for row in f:
@@ -158,7 +159,7 @@ def sample_profile_funcs(path):
             indent = len(row) - len(row.lstrip(' '))
             row = row.strip()
             if indent == 0:     # NAME:TOTAL:HEAD
-                stack = [(0, row.rsplit(':', 2)[0])]
+                stack = [(0, name(row.rsplit(':', 2)[0]))]
                 continue
             while stack and stack[-1][0] >= indent:
                 stack.pop()
@@ -169,9 +170,16 @@ def sample_profile_funcs(path):
                 continue
             first = rest.split()[0] if rest.split() else ''
             if first.isdigit():     # a body line: COUNT [callee:count]...
-                funcs[stack[-1][1]] += int(first)
+                yield stack[-1][1], loc, int(first)
             elif first:             # an inlined callsite: NAME:TOTAL
-                stack.append((indent, first.rsplit(':', 1)[0]))
+                stack.append((indent, name(first.rsplit(':', 1)[0])))
+
+
+def sample_profile_funcs(path):
+    """function name -> sum of its body line counts, inlined copies included"""
+    funcs = collections.defaultdict(int)
+    for fn, _, count in sample_profile_rows(path):
+        funcs[fn] += count
     return funcs
 
 
