@@ -4,6 +4,8 @@
 #define RVCTR_TESTS_AFDO_TESTS_H
 
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rvctr/autofdo.h>
@@ -23,6 +25,20 @@ static inline void br(struct perf_branch_entry *b, uint64_t from, uint64_t to)
 	memset(b, 0, sizeof(*b));
 	b->from = from;
 	b->to = to;
+}
+
+/* The profile as text (free it). */
+static inline char *text_of(const struct rvctr_afdo *a)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (f) {
+		rvctr_afdo__write(a, f);
+		fclose(f);
+	}
+	return buf;
 }
 
 #endif

@@ -14,21 +14,8 @@
 #include <rvctr/symtab.h>
 
 #include "afdo-tests.h"
+#include "elf-image.h"
 #include "tests.h"
-
-/* The profile as text. */
-static char *text_of(const struct rvctr_afdo *a)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (f) {
-		rvctr_afdo__write(a, f);
-		fclose(f);
-	}
-	return buf;
-}
 
 /*
  * A RISC-V ET_EXEC whose one R+X PT_LOAD maps offset 0 at 0x10000, with a
@@ -50,21 +37,8 @@ static void code_image(struct code_image *im)
 	int i;
 
 	memset(im, 0, sizeof(*im));
-	memcpy(im->eh.e_ident, ELFMAG, SELFMAG);
-	im->eh.e_ident[EI_CLASS] = ELFCLASS64;
-	im->eh.e_ident[EI_DATA] = ELFDATA2LSB;
-	im->eh.e_ident[EI_VERSION] = EV_CURRENT;
-	im->eh.e_version = EV_CURRENT;
-	im->eh.e_ehsize = sizeof(Elf64_Ehdr);
-	im->eh.e_type = ET_EXEC;
-	im->eh.e_machine = EM_RISCV;
-	im->eh.e_phoff = offsetof(struct code_image, ph);
-	im->eh.e_phentsize = sizeof(Elf64_Phdr);
-	im->eh.e_phnum = 1;
-	im->eh.e_shoff = offsetof(struct code_image, sh);
-	im->eh.e_shentsize = sizeof(Elf64_Shdr);
-	im->eh.e_shnum = 3;
-	im->eh.e_shstrndx = 2;
+	elf_image_header(&im->eh, ET_EXEC, offsetof(struct code_image, ph),
+			 offsetof(struct code_image, sh), 3, 2);
 	im->ph = (Elf64_Phdr){ .p_type = PT_LOAD, .p_flags = PF_R | PF_X, .p_vaddr = 0x10000,
 			       .p_offset = 0, .p_filesz = sizeof(*im), .p_memsz = sizeof(*im) };
 	im->sh[1] = (Elf64_Shdr){ .sh_name = 1, .sh_type = SHT_PROGBITS,

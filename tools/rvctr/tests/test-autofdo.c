@@ -91,20 +91,6 @@ static uint64_t next(uint64_t *x)
 	return *x;
 }
 
-/* The profile as text. */
-static char *text_of(const struct rvctr_afdo *a)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (f) {
-		rvctr_afdo__write(a, f);
-		fclose(f);
-	}
-	return buf;
-}
-
 /*
  * A stack wholly in one map added with its offsets made on the way
  * (rvctr_afdo__add_biased, the sink's fast path) counts exactly what the

@@ -8,6 +8,7 @@
 
 #include <rvctr/symtab.h>
 
+#include "elf-image.h"
 #include "tests.h"
 
 /* ehdr | phdr | note | symbols | strtab | shstrtab | shdrs(null, note, symtab, strtab, shstrtab) */
@@ -29,21 +30,8 @@ static void build(struct image *im, uint16_t type)
 	static const char shstrs[48] = "\0.note.gnu.build-id\0.symtab\0.strtab\0.shstrtab";
 
 	memset(im, 0, sizeof(*im));
-	memcpy(im->eh.e_ident, ELFMAG, SELFMAG);
-	im->eh.e_ident[EI_CLASS] = ELFCLASS64;
-	im->eh.e_ident[EI_DATA] = ELFDATA2LSB;
-	im->eh.e_ident[EI_VERSION] = EV_CURRENT;
-	im->eh.e_version = EV_CURRENT;
-	im->eh.e_ehsize = sizeof(Elf64_Ehdr);
-	im->eh.e_type = type;
-	im->eh.e_machine = EM_RISCV;
-	im->eh.e_phoff = offsetof(struct image, ph);
-	im->eh.e_phentsize = sizeof(Elf64_Phdr);
-	im->eh.e_phnum = 1;
-	im->eh.e_shoff = offsetof(struct image, sh);
-	im->eh.e_shentsize = sizeof(Elf64_Shdr);
-	im->eh.e_shnum = 5;
-	im->eh.e_shstrndx = 4;
+	elf_image_header(&im->eh, type, offsetof(struct image, ph),
+			 offsetof(struct image, sh), 5, 4);
 	im->ph = (Elf64_Phdr){ .p_type = PT_LOAD, .p_flags = PF_R | PF_X, .p_vaddr = 0x10000,
 			       .p_offset = 0, .p_filesz = 0x2000, .p_memsz = 0x2000 };
 	im->nh = (Elf64_Nhdr){ .n_namesz = 4, .n_descsz = 20, .n_type = NT_GNU_BUILD_ID };
