@@ -366,8 +366,9 @@ SERIES_SMP_RUN = $(VM)/run --kernel series
 # one build-qemu applies) and QEMU's KVM CPU model, each into
 # build/series-NAME (tools/series/mkseries-vmm).  series-check checks
 # that they are well-formed and applies QEMU's to the cached QEMU tarball;
-# kvmtool's only with RVCTR_KVMTOOL_SRC (a kvmtool checkout: CI has
-# neither kvmtool's source nor a network), else that test is skipped.
+# kvmtool's only with RVCTR_KVMTOOL_SRC (a kvmtool checkout: CI reaches
+# Debian's mirrors only, and Debian has no kvmtool), else that test is
+# skipped.
 VMM_SERIES = kvmtool qemu qemu-kvm
 series: setup
 	@tools/series/mkseries >/dev/null
