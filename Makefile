@@ -361,15 +361,29 @@ SERIES_RUN = $(VM)/run --kernel series --icount --smp 1
 SERIES_SMP_TESTS := ctr_hotplug_test ctr_migration_test ctr_syswide_test
 SERIES_SMP_RUN = $(VM)/run --kernel series
 
+# The VMM patches for the kvm-riscv series (kernel/vmm-*, Documentation/
+# kvm-ctr.rst, "The VMM patches"): kvmtool's, QEMU's PMU timer fix (the
+# one build-qemu applies) and QEMU's KVM CPU model, each into
+# build/series-NAME (tools/series/mkseries-vmm).  series-check checks
+# that they are well-formed and applies QEMU's to the cached QEMU tarball;
+# kvmtool's only with RVCTR_KVMTOOL_SRC (a kvmtool checkout: CI reaches
+# Debian's mirrors only, and Debian has no kvmtool), else that test is
+# skipped.
+VMM_SERIES = kvmtool qemu qemu-kvm
 series: setup
 	@tools/series/mkseries >/dev/null
 	@tools/series/mkseries $(BUILD)/series-perf kernel/series-perf >/dev/null
 	@tools/series/mkseries $(BUILD)/series-vlenb kernel/series-vlenb >/dev/null
 	@tools/series/mkseries $(BUILD)/series-kvm kernel/series-kvm >/dev/null
+	@for v in $(VMM_SERIES); do \
+		tools/series/mkseries-vmm $(BUILD)/series-$$v kernel/vmm-$$v >/dev/null || exit 1; done
 	@echo "build/series: $$(ls $(BUILD)/series | wc -l) files;" \
 		"build/series-perf (perf tools tree): $$(ls $(BUILD)/series-perf | wc -l) files;" \
 		"build/series-vlenb (riscv tree): $$(ls $(BUILD)/series-vlenb | wc -l) files;" \
-		"build/series-kvm (kvm-riscv tree, after build/series): $$(ls $(BUILD)/series-kvm | wc -l) files"
+		"build/series-kvm (kvm-riscv tree, after build/series): $$(ls $(BUILD)/series-kvm | wc -l) files;" \
+		"build/series-kvmtool (kvmtool): $$(ls $(BUILD)/series-kvmtool | wc -l) files;" \
+		"build/series-qemu (QEMU, the PMU timer fix): $$(ls $(BUILD)/series-qemu | wc -l) files;" \
+		"build/series-qemu-kvm (QEMU, RFC): $$(ls $(BUILD)/series-qemu-kvm | wc -l) files"
 	@[ -n "$$RVCTR_SERIES_AUTHOR" ] || echo "note: signed off by a placeholder;" \
 		"RVCTR_SERIES_AUTHOR='Name <address>' make series signs it as you"
 
@@ -386,8 +400,11 @@ series-check: series
 		>$(BUILD)/guest-test/series-vlenb-check.tap || rc=1; \
 	tools/series/check-series $(BUILD)/series-kvm kernel/series-kvm \
 		>$(BUILD)/guest-test/series-kvm-check.tap || rc=1; \
+	for v in $(VMM_SERIES); do \
+		tools/series/check-vmm-series $(BUILD)/series-$$v kernel/vmm-$$v \
+			>$(BUILD)/guest-test/series-$$v-check.tap || rc=1; done; \
 	wait $$ctr || rc=1; \
-	for t in series series-perf series-vlenb series-kvm; do \
+	for t in series series-perf series-vlenb series-kvm $(addprefix series-,$(VMM_SERIES)); do \
 		cat $(BUILD)/guest-test/$$t-check.tap; done; exit $$rc
 
 series-kernel: series
