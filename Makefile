@@ -434,8 +434,8 @@ run-guest-kvm-linux: series
 # idle vcpu, one that stopped recording (CTR released), one recording at
 # depth 16/64/256, and idle and recording with a host branch-stack event
 # on the vcpu thread; the added instructions against idle, and the spread
-# over BENCH_KVM_RUNS boots (tools/testing/vm/kvm/bench-cost).  About 50 s
-# a boot; builds no kernel if the series-kvm kernel is cached.
+# over BENCH_KVM_RUNS boots (tools/testing/vm/kvm/bench-cost).  About 45 s
+# (17 s a boot); builds no kernel if the series-kvm kernel is cached.
 BENCH_KVM_RUNS ?= 2
 bench-kvm: series
 	@$(VM)/kvm/bench-cost $(BENCH_KVM_RUNS) env $(SERIES_KVM_RUN) --icount
