@@ -30,8 +30,8 @@
  *   ctr_cost [N]                              the table, N exits a row
  *   ctr_cost idle|stopped|recording DEPTH N [host]   one row
  *
- * DEPTH is sctrdepth.DEPTH (0 to 4: 16 to 256 entries); N is rounded
- * down to whole batches.
+ * DEPTH is sctrdepth.DEPTH (0 to 4: 16 to 256 entries); N, at least
+ * 10 batches, is rounded down to whole batches.
  */
 #include <linux/perf_event.h>
 #include <stdlib.h>
@@ -163,7 +163,7 @@ static struct cost measure(enum mode mode, unsigned long depth, unsigned long n,
 	struct cost c;
 	int fd = -1;
 
-	TEST_ASSERT(nb, "fewer than %d exits", BATCH);
+	TEST_ASSERT(nb >= 10, "fewer than %d exits", 10 * BATCH);
 	t = calloc(nb, sizeof(*t));
 	TEST_ASSERT(t, "calloc");
 
@@ -203,7 +203,8 @@ static struct cost measure(enum mode mode, unsigned long depth, unsigned long n,
 		c.clean++;
 	}
 	c.batches = nb;
-	TEST_ASSERT(c.clean >= 3, "%lu of %lu batches without a timer tick", c.clean, nb);
+	/* A batch is shorter than a tick period: most go without one */
+	TEST_ASSERT(c.clean >= 2, "%lu of %lu batches without a timer tick", c.clean, nb);
 	c.each = (sum + c.clean * BATCH / 2) / (c.clean * BATCH);
 	free(t);
 	return c;
