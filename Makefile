@@ -8,6 +8,8 @@
 #   make check    host unit tests + guest tests (and a smoke test of the
 #                 other kernel), one summary line at the end
 #   make bench    benchmarks on the board (instructions, under -icount)
+#   make bench-kvm  what guest CTR use adds to a KVM vcpu switch (the
+#                 kvm-riscv series' board, under -icount)
 #   make compare  counts and samples against the stock riscv_pmu_sbi kernel
 #   make stress   trinity fuzzing, reload and hotplug loops, tool fuzzers
 #   make profile-bench  CTR profiles of real programs (bzip2, zlib, lua5.4)
@@ -44,7 +46,7 @@ KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR) \
 	run-guest-noctr run-guest-nodeleg run-guest-smp4 run-guest-smstateen \
 	run-guest-smstateen-ctr guest-test-vector run-guest-vector run-guest-vlen128 \
 	run-guest-vlen512 guest-test-vlen512-73 run-guest-vlen512-73 \
-	check-slow demo bench compare stress profile-bench profile-check \
+	check-slow demo bench bench-kvm compare stress profile-bench profile-check \
 	profile-check-build run-profile-check profgen-patched clean help \
 	series series-check series-kernel series-steps run-guest-series series-kunit \
 	series-sparse series-steps-quick \
@@ -444,6 +446,19 @@ run-guest-kvm-linux: series
 	@$(VM)/build-kvm-guest >/dev/null
 	$(call RUN_PASS,kvm-linux,Linux guest with branch stacks under KVM,$(KVM_GUEST_RUN),$(BUILD)/kvm-guest/run.sh)
 
+# The cost of the KVM CTR switch (Documentation/kvm-ctr.rst, "The cost"):
+# ctr_cost (tools/testing/vm/kvm/ctr_cost.c, built by build-kvm-selftest
+# with the KVM selftests) on the series-kvm board under -icount, where a
+# nanosecond is one instruction: ns per exit to the VMM and back for an
+# idle vcpu, one that stopped recording (CTR released), one recording at
+# depth 16/64/256, and idle and recording with a host branch-stack event
+# on the vcpu thread; the added instructions against idle, and the spread
+# over BENCH_KVM_RUNS boots (tools/testing/vm/kvm/bench-cost).  About 45 s
+# (17 s a boot); builds no kernel if the series-kvm kernel is cached.
+BENCH_KVM_RUNS ?= 2
+bench-kvm: series
+	@$(VM)/kvm/bench-cost $(BENCH_KVM_RUNS) env $(SERIES_KVM_RUN) --icount
+
 series-steps: series
 	@mkdir -p $(BUILD)/guest-test
 	@rm -f $(BUILD)/series-steps.log; \
@@ -625,4 +640,4 @@ clean:
 	rm -rf $(BUILD)
 
 help:
-	@sed -n '3,23p' Makefile
+	@sed -n '3,25p' Makefile
