@@ -12,6 +12,7 @@ run_selftest() {
 	[ ! -e "$bins/$name" ] && [ -e "$bins/$name.sh" ] && name=$name.sh
 	tap="$out/${pass}_${name%.sh}.tap"
 	echo "# === $pass: $name"
+	local start=$SECONDS
 	if [ ! -e "$bins/$name" ]; then
 		echo "not ok 1 $name not built" | tee "$tap"
 		status=1
@@ -23,6 +24,8 @@ run_selftest() {
 	esac >"$tap" 2>&1
 	rc=$?
 	cat "$tap"
+	# Board seconds: under -icount, instructions retired (a pass's cost).
+	echo "# $name: $((SECONDS - start)) s"
 	if [ $rc -ne 0 ] && [ $rc -ne 4 ] && ! grep -q '^not ok' "$tap"; then
 		echo "not ok - $name exited with status $rc" | tee -a "$tap"
 	fi
