@@ -49,7 +49,7 @@ KMAKE = $(MAKE) ARCH=riscv CROSS_COMPILE=$(CROSS_COMPILE) M=$(CURDIR) \
 	series series-check series-kernel series-steps run-guest-series series-kunit \
 	series-sparse series-steps-quick \
 	run-guest-series-smp2 run-guest-series-smp4 run-guest-series-smstateen \
-	series-kvm-kernel run-guest-series-kvm run-guest-kvm-linux \
+	series-kvm-kernel run-guest-series-kvm run-guest-kvm-linux run-guest-kvm-linux-full \
 	perf peer-selftests parity libdw
 
 all: module tools selftests
@@ -424,6 +424,15 @@ KVM_GUEST_RUN = RVCTR_VM_QEMU=$$($(VM)/build-qemu) $(SERIES_KVM_RUN) --icount
 run-guest-kvm-linux: series
 	@$(VM)/build-kvm-guest >/dev/null
 	$(call RUN_PASS,kvm-linux,Linux guest with branch stacks under KVM,$(KVM_GUEST_RUN),$(BUILD)/kvm-guest/run.sh)
+
+# The same guest, then perf's own branch-stack tests in it (guest-init
+# lists them: Debian's perf's and those of the perf built from the 7.3
+# source, build-perf 7.3, which has symbols), a TAP line each with perf's
+# verdict.  Its initramfs is build-kvm-guest --full's.  Slow: see
+# Documentation/kvm-ctr.rst for the pass time.
+run-guest-kvm-linux-full: series
+	@$(VM)/build-kvm-guest --full >/dev/null
+	$(call RUN_PASS,kvm-linux-full,Linux guest with perf's branch tests under KVM,RVCTR_VM_TIMEOUT=3600 $(KVM_GUEST_RUN),$(BUILD)/kvm-guest/run.sh --perftests)
 
 series-steps: series
 	@mkdir -p $(BUILD)/guest-test
