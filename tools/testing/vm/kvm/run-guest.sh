@@ -8,15 +8,19 @@
 # -a "... rvctr.event=cycles:u": the guest samples another event).
 # --trace puts kprobes on the board's KVM PMU paths and prints them.
 # --perftests boots build-kvm-guest --full's initramfs and has the guest
-# run perf's own branch-stack tests too (rvctr.perftests=1; guest-init).
+# run perf's own branch-stack tests too (rvctr.perftests=; guest-init):
+# all of them, or those of the comma list LIST (sample, brstack, lbr).
 #
-#   run.sh [--perftests] [--trace] [MINIVMM ARGS...]
+#   run.sh [--perftests[=LIST]] [--trace] [MINIVMM ARGS...]
 cd "$(dirname "$0")" || exit 1
-initrd=initramfs.cpio.gz perftests= limit=1200
-if [ "${1:-}" = --perftests ]; then
-	initrd=initramfs-full.cpio.gz perftests=" rvctr.perftests=1" limit=3300
-	shift
-fi
+initrd=initramfs.cpio.gz perftests='' limit=1200
+case "${1:-}" in
+--perftests | --perftests=*)
+	t=${1#--perftests}
+	initrd=initramfs-full.cpio.gz perftests=" rvctr.perftests=${t#=}" limit=3300
+	[ -n "${t#=}" ] || perftests=" rvctr.perftests=all"
+	shift ;;
+esac
 # --trace (first): kprobes on the board's KVM PMU paths, printed after the run.
 trace=
 if [ "${1:-}" = --trace ]; then
