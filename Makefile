@@ -428,8 +428,11 @@ run-guest-kvm-linux: series
 # The same guest, then perf's own branch-stack tests in it (guest-init
 # lists them: Debian's perf's and those of the perf built from the 7.3
 # source, build-perf 7.3, which has symbols), a TAP line each with perf's
-# verdict.  Its initramfs is build-kvm-guest --full's.  Slow: see
-# Documentation/kvm-ctr.rst for the pass time.
+# verdict (a perf Skip is a SKIP).  Its initramfs is build-kvm-guest
+# --full's (23.5 MB; the default's 20.8 MB is as it was).  Slow, so not
+# the default pass: 15 to 18 minutes on the shared two-core machine,
+# three quarters of it perf's record_lbr.sh (kvm-ctr.rst, "perf's own
+# branch tests in the guest").  run.sh --perftests=LIST runs some.
 run-guest-kvm-linux-full: series
 	@$(VM)/build-kvm-guest --full >/dev/null
 	$(call RUN_PASS,kvm-linux-full,Linux guest with perf's branch tests under KVM,RVCTR_VM_TIMEOUT=3600 $(KVM_GUEST_RUN),$(BUILD)/kvm-guest/run.sh --perftests)
