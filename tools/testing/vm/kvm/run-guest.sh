@@ -7,9 +7,20 @@
 # (e.g. -d ssctr: a guest without Ssctr, whose CTR lines must fail;
 # -a "... rvctr.event=cycles:u": the guest samples another event).
 # --trace puts kprobes on the board's KVM PMU paths and prints them.
+# --perftests boots build-kvm-guest --full's initramfs and has the guest
+# run perf's own branch-stack tests too (rvctr.perftests=; guest-init):
+# all of them, or those of the comma list LIST (sample, brstack, lbr).
 #
-#   run.sh [--trace] [MINIVMM ARGS...]
+#   run.sh [--perftests[=LIST]] [--trace] [MINIVMM ARGS...]
 cd "$(dirname "$0")" || exit 1
+initrd=initramfs.cpio.gz perftests='' limit=1200
+case "${1:-}" in
+--perftests | --perftests=*)
+	t=${1#--perftests}
+	initrd=initramfs-full.cpio.gz perftests=" rvctr.perftests=${t#=}" limit=3300
+	[ -n "${t#=}" ] || perftests=" rvctr.perftests=all"
+	shift ;;
+esac
 # --trace (first): kprobes on the board's KVM PMU paths, printed after the run.
 trace=
 if [ "${1:-}" = --trace ]; then
@@ -39,8 +50,8 @@ grep -m1 '^isa' /proc/cpuinfo | sed 's/^/# board /'
 echo "# host perf_event_max_sample_rate $(cat /proc/sys/kernel/perf_event_max_sample_rate), perf_cpu_time_max_percent $(cat /proc/sys/kernel/perf_cpu_time_max_percent)"
 grep -i pmu /proc/interrupts | tr -s ' ' | sed 's/^/# board interrupts before the guest: /'
 t0=$(date +%s.%N)
-timeout -k 5 "${RVCTR_KVM_GUEST_TIMEOUT:-1200}" ./minivmm -v -m 384 -k Image -i initramfs.cpio.gz -D "${log%.log}.dtb" \
-	-a "console=ttyS0 earlycon panic=-1 loglevel=5 printk.devkmsg=on rdinit=/init" "$@" \
+timeout -k 5 "${RVCTR_KVM_GUEST_TIMEOUT:-$limit}" ./minivmm -v -m 384 -k Image -i $initrd -D "${log%.log}.dtb" \
+	-a "console=ttyS0 earlycon panic=-1 loglevel=5 printk.devkmsg=on rdinit=/init$perftests" "$@" \
 	>"$log" 2>&1
 rc=$?
 t1=$(date +%s.%N)
