@@ -464,7 +464,7 @@ bench-kvm: series
 # source, build-perf 7.3, which has symbols), a TAP line each with perf's
 # verdict (a perf Skip is a SKIP).  Its initramfs is build-kvm-guest
 # --full's (23.5 MB; the default's 20.8 MB is as it was).  Slow, so not
-# the default pass: 15 to 18 minutes on the shared two-core machine,
+# the default pass: 10 to 18 minutes on the shared two-core machine,
 # three quarters of it perf's record_lbr.sh (kvm-ctr.rst, "perf's own
 # branch tests in the guest").  run.sh --perftests=LIST runs some.
 run-guest-kvm-linux-full: series
