@@ -424,7 +424,7 @@ void riscv_ctr_pm_exit(struct riscv_ctr *ctr)
  *
  * Interrupts are off.  LCOFIFRZ froze CTR when the interrupt was taken,
  * so entry 0 is the last transfer before the sampled instruction; freeze
- * here too in case the overflow was seen without a trap (CTR v1.0
+ * here too in case the overflow was seen without an LCOFI trap (CTR v1.0
  * "Freeze": only an LCOFI trap freezes).  The record template of the
  * CPU is rebuilt only when the options of the filter that change a
  * record do.
@@ -463,7 +463,18 @@ void riscv_ctr_sample(struct riscv_ctr *ctr, struct perf_event *event,
 		return;
 	depth = ctr->depth;
 	keep = min_t(unsigned int, depth, event->attr.sample_max_stack);
-	ctr_freeze();
+	/*
+	 * Only an LCOFI trap freezes.  With AIA, the interrupt controller's
+	 * handler serves every pending interrupt in one trap
+	 * (riscv_intc_aia_irq() reads stopi until none is left), so an
+	 * overflow may be handled in a trap taken for another interrupt,
+	 * with CTR still recording: the S-mode entries since that trap are
+	 * the handlers' own path, not the sampled code's, and the sample
+	 * gets no branch stack.  With only U-mode recorded, nothing was
+	 * recorded since the trap and the stack is whole.
+	 */
+	if (!ctr_freeze() && (cc->sctrctl & CTRCTL_S_ENABLE))
+		keep = 0;
 	if (unlikely(cc->tmpl.key != riscv_ctr_tmpl_key(ctr->hw.misp, bst)))
 		riscv_ctr_tmpl_init(&cc->tmpl, ctr->hw.misp, bst);
 	wrptr = csr_read(CSR_SCTRSTATUS) & SCTRSTATUS_WRPTR_MASK;
