@@ -426,9 +426,11 @@ SERIES_KVM_RUN = RVCTR_VM_OPENSBI=1.9 $(VM)/run --kernel series-kvm --smp 1 --ai
 series-kvm-kernel: series
 	@$(VM)/build-kernel-series --kvm >/dev/null
 
+# Two harts: ctr_test's migrate cases move the vcpu between them (between
+# runs and inside KVM_RUN) and skip on one.
 run-guest-series-kvm: series
 	@$(VM)/build-kvm-selftest >/dev/null
-	$(call RUN_PASS,series-kvm,KVM selftests of the kvm-riscv series,$(SERIES_KVM_RUN),$(BUILD)/kvm-selftest/run.sh)
+	$(call RUN_PASS,series-kvm,KVM selftests of the kvm-riscv series,$(SERIES_KVM_RUN) --smp 2,$(BUILD)/kvm-selftest/run.sh)
 
 # A Linux guest with Ssctr under KVM on the series-kvm board
 # (Documentation/kvm-ctr.rst, "A Linux guest on the board"): our own
