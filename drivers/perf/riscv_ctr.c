@@ -50,6 +50,7 @@ struct riscv_ctr_cpu {
 	u64 sctrctl;		/* of the branch-stack events added here */
 	unsigned int users;	/* branch-stack events added here */
 	bool ok;		/* the hart has all of riscv_ctr.hw */
+	bool no_freeze;		/* this interrupt's trap did not freeze CTR */
 	struct riscv_ctr_tmpl tmpl;	/* of the last sample's filter */
 	struct perf_branch_stack bs;
 };
@@ -468,12 +469,18 @@ void riscv_ctr_sample(struct riscv_ctr *ctr, struct perf_event *event,
 	 * handler serves every pending interrupt in one trap
 	 * (riscv_intc_aia_irq() reads stopi until none is left), so an
 	 * overflow may be handled in a trap taken for another interrupt,
-	 * with CTR still recording: the S-mode entries since that trap are
-	 * the handlers' own path, not the sampled code's, and the sample
-	 * gets no branch stack.  With only U-mode recorded, nothing was
-	 * recorded since the trap and the stack is whole.
+	 * with CTR still recording (CTR v1.0 "Freeze" notes that history
+	 * may then be overwritten): the S-mode entries since that trap are
+	 * the handlers' own path, not the sampled code's, and the samples
+	 * of this interrupt get no branch stack.  The first one finds
+	 * FROZEN clear and sets it; the others of the same interrupt find
+	 * it set, so the finding lasts until riscv_ctr_unfreeze().  With
+	 * only U-mode recorded, nothing was recorded since the trap and the
+	 * stack is whole.
 	 */
-	if (!ctr_freeze() && (cc->sctrctl & CTRCTL_S_ENABLE))
+	if (!ctr_freeze())
+		cc->no_freeze = true;
+	if (cc->no_freeze && (cc->sctrctl & CTRCTL_S_ENABLE))
 		keep = 0;
 	if (unlikely(cc->tmpl.key != riscv_ctr_tmpl_key(ctr->hw.misp, bst)))
 		riscv_ctr_tmpl_init(&cc->tmpl, ctr->hw.misp, bst);
@@ -482,14 +489,20 @@ void riscv_ctr_sample(struct riscv_ctr *ctr, struct perf_event *event,
 	cc->bs.nr = ctr_copy(cc->bs.entries, keep, depth, &cc->tmpl);
 	csr_write(CSR_SISELECT, siselect);
 	/* Physical index of the newest entry: WRPTR is the next to write. */
-	cc->bs.hw_idx = (wrptr + depth - 1) & (depth - 1);
+	cc->bs.hw_idx = keep ? (wrptr + depth - 1) & (depth - 1) : -1ULL;
 	perf_sample_save_brstack(data, event, &cc->bs, NULL);
 }
 
 /* Resume recording once every overflowed event has its sample. */
 void riscv_ctr_unfreeze(struct riscv_ctr *ctr)
 {
-	if (ctr && this_cpu_ptr(ctr->cpu)->users)
+	struct riscv_ctr_cpu *cc;
+
+	if (!ctr)
+		return;
+	cc = this_cpu_ptr(ctr->cpu);
+	cc->no_freeze = false;
+	if (cc->users)
 		ctr_thaw();
 }
 
@@ -512,6 +525,7 @@ void riscv_ctr_spurious(struct riscv_ctr *ctr)
 	if (!ctr)
 		return;
 	cc = this_cpu_ptr(ctr->cpu);
+	cc->no_freeze = false;
 	if (cc->users && !(cc->sctrctl & CTRCTL_BPFRZ))
 		ctr_thaw();
 }
